@@ -1,0 +1,176 @@
+"""Lights (slots) of a crossword grid on any surface, and their numbering.
+
+Covers: the maximal runs of white cells across and down, followed through the
+glue with `cpmodel.surface.step` and stopped by blocks, bars and borders; the
+cells of each light in reading order, its seam crossings; which light
+positions share a cell (crossings); unchecked cells; clue numbering.
+
+Cyclic lights: a run that closes on itself with no block or bar (on a Möbius
+strip a pair of rows y and H−1−y with no separator is one loop of length 2W;
+the middle row of an odd-height strip is a loop of length W) has no natural
+start. It is kept as a *cyclic* light that is read from its cell that comes
+first in reading order of the unfolded rectangle (top row first, then left to
+right) and is numbered there like any other light.
+
+Leaves out: the surface geometry itself (asked of `cpmodel.surface`), words
+and fills.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from cpmodel.crossword.grid import Grid
+from cpmodel.surface import Cell, Direction, Step, step
+
+ACROSS, DOWN = "across", "down"
+DIRECTIONS = {ACROSS: Direction.RIGHT, DOWN: Direction.DOWN}
+DEFAULT_MIN_LENGTH = 2
+
+
+@dataclass(frozen=True)
+class Light:
+    number: int
+    direction: str  # "across" or "down"
+    cells: tuple[Cell, ...]  # in reading order
+    seam_crossings: int  # steps between consecutive cells (and, if cyclic, the closing step) through a seam
+    cyclic: bool = False
+
+    @property
+    def length(self) -> int:
+        return len(self.cells)
+
+    @property
+    def label(self) -> str:
+        return f"{self.number}{'A' if self.direction == ACROSS else 'D'}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"number": self.number, "direction": self.direction, "cells": [list(c) for c in self.cells],
+                "length": self.length, "seam_crossings": self.seam_crossings, "cyclic": self.cyclic}
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """Two light positions that share a cell."""
+
+    light_a: int  # index into Lights.lights
+    pos_a: int
+    light_b: int
+    pos_b: int
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class Lights:
+    grid: Grid
+    lights: tuple[Light, ...]  # by number, across before down
+    min_length: int
+
+    @cached_property
+    def cell_lights(self) -> dict[Cell, tuple[tuple[int, int], ...]]:
+        """For each white cell, the (light index, position) pairs through it."""
+        table: dict[Cell, list[tuple[int, int]]] = {c: [] for c in self.grid.white_cells()}
+        for i, light in enumerate(self.lights):
+            for pos, cell in enumerate(light.cells):
+                table[cell].append((i, pos))
+        return {c: tuple(v) for c, v in table.items()}
+
+    @cached_property
+    def crossings(self) -> tuple[Crossing, ...]:
+        found = []
+        for cell, uses in self.cell_lights.items():
+            for k, (a, pa) in enumerate(uses):
+                for b, pb in uses[k + 1:]:
+                    found.append(Crossing(a, pa, b, pb, cell))
+        return tuple(found)
+
+    @cached_property
+    def unchecked(self) -> tuple[Cell, ...]:
+        """White cells in fewer than two lights, in reading order."""
+        return tuple(c for c in self.grid.white_cells() if len(self.cell_lights[c]) < 2)
+
+    def to_json(self) -> dict[str, object]:
+        return {"width": self.grid.width, "height": self.grid.height, "surface": self.grid.surface.name,
+                "lights": [light.to_json() for light in self.lights],
+                "unchecked": [list(c) for c in self.unchecked]}
+
+
+def _move(grid: Grid, cell: Cell, direction: Direction) -> Step | None:
+    """One step along a light: None at a border, a block, or a bar."""
+    nxt = step(grid.surface, grid.width, grid.height, cell, direction)
+    if nxt is None or grid.is_block(nxt.cell):
+        return None
+    # The edge crossed belongs to the cell on its left/top side: the start
+    # cell when moving right/down, the cell reached when moving left/up.
+    owner, moving_on = (cell, direction) if direction in (Direction.RIGHT, Direction.DOWN) \
+        else (nxt.cell, direction.reverse)
+    bars = grid.bars_right if moving_on is Direction.RIGHT else grid.bars_below
+    if owner in bars:
+        return None
+    return nxt
+
+
+def _run_start(grid: Grid, cell: Cell, direction: Direction) -> tuple[Cell, bool]:
+    """Walk back from `cell` to the first cell of its run; (cell, True) if the run is a loop."""
+    back = direction.reverse
+    current = cell
+    while (prev := _move(grid, current, back)) is not None:
+        current = prev.cell
+        if current == cell:
+            return cell, True
+    return current, False
+
+
+def _run_from(grid: Grid, start: Cell, direction: Direction) -> tuple[tuple[Cell, ...], int]:
+    """The cells of the run starting at `start`, and its seam crossings."""
+    cells = [start]
+    crossings = 0
+    current = start
+    while (nxt := _move(grid, current, direction)) is not None:
+        crossings += nxt.crossed
+        if nxt.cell == start:  # a loop closes: its closing step counts too
+            break
+        cells.append(nxt.cell)
+        current = nxt.cell
+    return tuple(cells), crossings
+
+
+def _reading_key(cell: Cell) -> tuple[int, int]:
+    return cell[1], cell[0]
+
+
+def find_runs(grid: Grid, direction: str) -> list[tuple[tuple[Cell, ...], int, bool]]:
+    """All maximal runs in one direction: (cells, seam crossings, cyclic)."""
+    d = DIRECTIONS[direction]
+    seen: set[Cell] = set()
+    runs = []
+    for cell in grid.white_cells():
+        if cell in seen:
+            continue
+        start, cyclic = _run_start(grid, cell, d)
+        if cyclic:
+            loop, _ = _run_from(grid, cell, d)
+            start = min(loop, key=_reading_key)
+        cells, crossings = _run_from(grid, start, d)
+        seen.update(cells)
+        runs.append((cells, crossings, cyclic))
+    return runs
+
+
+def find_lights(grid: Grid, min_length: int = DEFAULT_MIN_LENGTH) -> Lights:
+    """The numbered lights of `grid`: runs of at least `min_length` cells."""
+    if min_length < 1:
+        raise ValueError(f"min_length must be at least 1, got {min_length}")
+    runs = {direction: [r for r in find_runs(grid, direction) if len(r[0]) >= min_length]
+            for direction in DIRECTIONS}
+    numbers = _number_starts({r[0][0] for rs in runs.values() for r in rs})
+    lights = [Light(numbers[cells[0]], direction, cells, crossings, cyclic)
+              for direction, rs in runs.items() for cells, crossings, cyclic in rs]
+    lights.sort(key=lambda light: (light.number, light.direction != ACROSS))
+    return Lights(grid, tuple(lights), min_length)
+
+
+def _number_starts(starts: set[Cell]) -> dict[Cell, int]:
+    """Clue numbers: start cells numbered in reading order of the unfolded rectangle."""
+    return {cell: i for i, cell in enumerate(sorted(starts, key=_reading_key), start=1)}

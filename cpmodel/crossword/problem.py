@@ -1,0 +1,51 @@
+"""The crossword fill problem: grid + surface + dictionary + rules.
+
+Covers: `FillRules` (minimum light length, repeats, seam-crossing limit,
+minimum word score), `FillProblem` (which carries no solving code; it only
+validates that its lights obey the rules and exposes them) and the `Fill`
+answer type. Leaves out: solving (`reference.py`, `cpsat.py`) and checking
+answers (`verify.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from cpmodel.crossword.grid import Grid
+from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, Lights, find_lights
+from cpmodel.errors import InputError
+from cpmodel.surface import Cell
+from dictionaries import WordList
+
+Fill = dict[Cell, str]  # a letter A-Z for every white cell that lies in a light
+
+
+@dataclass(frozen=True)
+class FillRules:
+    min_length: int = DEFAULT_MIN_LENGTH
+    allow_repeats: bool = False  # the same word in two lights
+    max_seam_crossings: int | None = None  # per light; None = no limit
+    min_score: int = 0  # words scored below this are not used
+
+
+@dataclass(frozen=True)
+class FillProblem:
+    grid: Grid
+    words: WordList
+    rules: FillRules = field(default_factory=FillRules)
+
+    def __post_init__(self) -> None:
+        limit = self.rules.max_seam_crossings
+        if limit is not None:
+            over = [light.label for light in self.lights.lights if light.seam_crossings > limit]
+            if over:
+                raise InputError(f"lights {', '.join(over)} cross the seam more than {limit} time(s)")
+
+    @cached_property
+    def lights(self) -> Lights:
+        return find_lights(self.grid, self.rules.min_length)
+
+    def entries(self, fill: Fill) -> list[str]:
+        """The word each light reads in `fill`, in light order."""
+        return ["".join(fill.get(c, "?") for c in light.cells) for light in self.lights.lights]

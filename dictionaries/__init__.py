@@ -1,0 +1,18 @@
+"""Word lists: loading, normalising and scoring; the embedded default list.
+
+Covers: `load` for the named lists (`en`, the embedded list built from
+wordfreq and english-words; `en-small`, its commoner part; `words`, the
+system's /usr/share/dict/words) and for plain, `WORD;SCORE` and gzip files;
+`from_words` for in-memory lists; `normalise`, the one rule turning an entry
+into upper-case A–Z; `WordList`, the immutable result; `DictionaryError` for
+unusable lists.
+
+Leaves out: grids, slots and solvers (this is the bottom layer and imports
+nothing from the other packages), and any download at runtime — the `en`
+data file is built by a developer with `python -m dictionaries.build_en`.
+"""
+
+from dictionaries.errors import DictionaryError
+from dictionaries.wordlist import NAMED_LISTS, WordList, from_words, load, normalise
+
+__all__ = ["NAMED_LISTS", "DictionaryError", "WordList", "from_words", "load", "normalise"]

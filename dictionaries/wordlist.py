@@ -1,0 +1,363 @@
+"""Loading, normalising and scoring word lists.
+
+Covers: the one normalisation rule (`normalise`), reading plain, scored
+(`WORD;SCORE`) and gzip-compressed lists from disk, the named lists (`en`,
+`en-small`, `words`), filtering by length and score, and the immutable
+`WordList` that callers search. Every unusable input raises one
+`DictionaryError` naming the file (and line) and what was expected.
+
+Leaves out: anything about grids, slots or solvers (callers ask `by_length`
+and `require_lengths`), and building the embedded `en` list, which is
+`dictionaries/build_en.py`'s job and runs only on a developer's machine.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import hashlib
+import os
+import re
+import unicodedata
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from dictionaries.errors import DictionaryError
+
+NAMED_LISTS: tuple[str, ...] = ("en", "en-small", "words")
+
+MIN_SCORE = 0
+MAX_SCORE = 100
+# Plain lists carry no scores; the middle of the range means "neither
+# preferred nor avoided", matching the usual default of scored lists.
+PLAIN_SCORE = 50
+# en-small keeps the words of `en` at or above this score: Zipf >= 3 under
+# build_en's mapping, i.e. words seen at least once per million words — common
+# enough for quick fills, still ~18k words so ordinary grids stay fillable.
+EN_SMALL_MIN_SCORE = 40
+
+EN_PATH = Path(__file__).parent / "data" / "en.txt.gz"
+SYSTEM_WORDS_PATH = Path("/usr/share/dict/words")
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_SCORE_SEPARATOR = ";"
+# Both the straight and the typographic apostrophes occur in real lists.
+_APOSTROPHES = "'\u2019\u2018\u02bc"
+_POSSESSIVE = re.compile(f"[{_APOSTROPHES}][sS]$")
+_SEPARATORS = re.compile(f"[\\s\\-\u2010\u2011{_APOSTROPHES}]+")
+_A_TO_Z = re.compile("[A-Z]+")
+
+
+def normalise(entry: str) -> str | None:
+    """Return `entry` as upper-case A–Z, or None if it must be dropped.
+
+    Accents are folded (NFKD, combining marks removed; upper-casing also
+    turns ß into SS and ligatures like ﬁ into FI); spaces, hyphens and
+    apostrophes inside phrases are removed; an entry ending in a possessive
+    `'s` (or `’s`) is dropped whole, so "cat's" never becomes CATS; anything
+    still holding a character outside A–Z is dropped.
+    """
+    # Fast path: most entries of real lists are already plain ASCII letters,
+    # and skipping the Unicode work keeps loading `en` well under a second.
+    if entry.isascii() and entry.isalpha():
+        return entry.upper()
+    text = entry.strip()
+    if _POSSESSIVE.search(text):
+        return None
+    decomposed = unicodedata.normalize("NFKD", text)
+    folded = "".join(c for c in decomposed if not unicodedata.combining(c))
+    word = _SEPARATORS.sub("", folded).upper()
+    return word if _A_TO_Z.fullmatch(word) else None
+
+
+@dataclass(frozen=True)
+class WordList:
+    """A normalised, deduplicated, scored word list (immutable, shareable)."""
+
+    name: str
+    words: tuple[str, ...]
+    scores: tuple[int, ...]
+    dropped: int
+    duplicates: int
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._index
+
+    def score(self, word: str) -> int:
+        """The score of `word` (upper-case A–Z as stored); KeyError if absent."""
+        return self.scores[self._index[word]]
+
+    def by_length(self, length: int) -> tuple[str, ...]:
+        """The words of exactly `length` letters, sorted."""
+        return self._by_length.get(length, ())
+
+    def lengths(self) -> dict[int, int]:
+        """Length -> number of words of that length."""
+        return {length: len(words) for length, words in self._by_length.items()}
+
+    def require_lengths(self, lengths: Iterable[int]) -> None:
+        """Raise DictionaryError naming every length in `lengths` with no word."""
+        missing = sorted(set(lengths) - self._by_length.keys())
+        if missing:
+            raise DictionaryError(
+                f"{self.name}: no words of length {', '.join(map(str, missing))}; "
+                f"the list has lengths {_describe_lengths(self._by_length)}"
+            )
+
+    @cached_property
+    def content_hash(self) -> str:
+        """sha256 hex of the normalised content as sorted `WORD;SCORE` lines."""
+        return hashlib.sha256(self.to_text().encode("ascii")).hexdigest()
+
+    def to_text(self) -> str:
+        """The list as sorted `WORD;SCORE` lines, the form `load` reads back."""
+        return "".join(f"{w};{s}\n" for w, s in zip(self.words, self.scores))
+
+    @cached_property
+    def _index(self) -> dict[str, int]:
+        return {word: i for i, word in enumerate(self.words)}
+
+    @cached_property
+    def _by_length(self) -> dict[int, tuple[str, ...]]:
+        groups: dict[int, list[str]] = {}
+        for word in self.words:  # already sorted, so each group is too
+            groups.setdefault(len(word), []).append(word)
+        return {length: tuple(groups[length]) for length in sorted(groups)}
+
+
+def from_words(
+    words: Iterable[str],
+    scores: Iterable[int] | None = None,
+    *,
+    name: str = "<memory>",
+) -> WordList:
+    """Build a WordList from in-memory entries, normalised like `load`.
+
+    Without `scores` every entry gets the plain-list score.
+    """
+    words = list(words)
+    score_list = [PLAIN_SCORE] * len(words) if scores is None else list(scores)
+    if len(score_list) != len(words):
+        raise ValueError(f"{len(words)} words but {len(score_list)} scores")
+    for position, score in enumerate(score_list, start=1):
+        _check_score(score, f"{name}, entry {position}")
+    return _collect(zip(words, score_list), name)
+
+
+def load(
+    name_or_path: str | os.PathLike[str],
+    *,
+    min_length: int = 1,
+    max_length: int | None = None,
+    min_score: int = 0,
+) -> WordList:
+    """Load a named list (see NAMED_LISTS) or a word-list file, then filter it.
+
+    A string equal to a named list means that list; pass a Path (or "./en")
+    for a file of that name. Files may be plain (one entry a line, score
+    PLAIN_SCORE), scored (`WORD;SCORE`, SCORE an integer 0–100), or gzip of
+    either, detected by its magic bytes. Results are cached in-process, keyed
+    by the file's modification time and size.
+    """
+    _check_filters(min_length, max_length, min_score)
+    name, path = _resolve(name_or_path)
+    if name == "en-small":
+        min_score = max(min_score, EN_SMALL_MIN_SCORE)
+    return _select(name, str(path), _stamp(name, path), min_length, max_length, min_score)
+
+
+def _check_filters(min_length: int, max_length: int | None, min_score: int) -> None:
+    if min_length < 1:
+        raise ValueError(f"min_length must be at least 1, got {min_length}")
+    if max_length is not None and max_length < min_length:
+        raise ValueError(f"max_length {max_length} is below min_length {min_length}")
+    if not MIN_SCORE <= min_score <= MAX_SCORE:
+        raise ValueError(f"min_score must be {MIN_SCORE}..{MAX_SCORE}, got {min_score}")
+
+
+def _resolve(name_or_path: str | os.PathLike[str]) -> tuple[str, Path]:
+    if isinstance(name_or_path, str) and name_or_path in NAMED_LISTS:
+        path = SYSTEM_WORDS_PATH if name_or_path == "words" else EN_PATH
+        return name_or_path, path
+    path_text = os.fspath(name_or_path)
+    return path_text, Path(path_text)
+
+
+def _stamp(name: str, path: Path) -> tuple[int, int]:
+    """(mtime_ns, size) of the file, the cache key; DictionaryError if unreadable."""
+    try:
+        stat = path.stat()
+    except OSError:
+        raise DictionaryError(_missing_message(name, path)) from None
+    if not path.is_file():
+        raise DictionaryError(f"{path}: not a file (expected a word-list file)")
+    return stat.st_mtime_ns, stat.st_size
+
+
+def _missing_message(name: str, path: Path) -> str:
+    if name == "words":
+        return (
+            f"the 'words' list reads {path}, which is absent: "
+            "install it with `apt-get install wamerican`"
+        )
+    if name in NAMED_LISTS:
+        return (
+            f"the embedded list {path} is missing: "
+            "rebuild it with `python -m dictionaries.build_en`"
+        )
+    return (
+        f"{path}: no such word-list file (expected a plain, WORD;SCORE or gzip "
+        f"list, or one of the named lists {', '.join(NAMED_LISTS)})"
+    )
+
+
+@lru_cache(maxsize=32)
+def _select(
+    name: str,
+    path: str,
+    stamp: tuple[int, int],
+    min_length: int,
+    max_length: int | None,
+    min_score: int,
+) -> WordList:
+    full = _parse_file(path, stamp)
+    longest = max_length if max_length is not None else max(full.lengths())
+    kept = [
+        (word, score)
+        for word, score in zip(full.words, full.scores)
+        if min_length <= len(word) <= longest and score >= min_score
+    ]
+    if not kept:
+        wanted = f">= {min_length}" if max_length is None else f"{min_length}..{max_length}"
+        raise DictionaryError(
+            f"{name}: no words of length {wanted} with score >= {min_score} "
+            f"(the list has lengths {_describe_lengths(full.lengths())})"
+        )
+    words, scores = zip(*kept)
+    return WordList(name, words, scores, full.dropped, full.duplicates)
+
+
+@lru_cache(maxsize=8)
+def _parse_file(path: str, stamp: tuple[int, int]) -> WordList:
+    """Read, decode and normalise one file; `stamp` only keys the cache."""
+    text = _decode(path, _read_bytes(Path(path)))
+    return _collect(_entries(path, text.split("\n")), path)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise DictionaryError(f"{path}: cannot be read ({error.strerror})") from None
+    if not data.startswith(_GZIP_MAGIC):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error) as error:
+        raise DictionaryError(
+            f"{path}: starts like gzip but does not decompress ({error})"
+        ) from None
+
+
+def _decode(path: str, data: bytes) -> str:
+    """UTF-8 text (a leading BOM is ignored); DictionaryError naming the line."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise DictionaryError(
+            f"{path}, line {_line_of(data, nul)}: binary data (NUL byte); "
+            "expected a UTF-8 text word list"
+        )
+    # Strip a BOM by hand (not "utf-8-sig") so error offsets index `data`.
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return data[start:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DictionaryError(
+            f"{path}, line {_line_of(data, start + error.start)}: not valid UTF-8 "
+            f"(byte 0x{data[start + error.start]:02x}); expected a UTF-8 text word list"
+        ) from None
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _entries(path: str, lines: list[str]) -> Iterable[tuple[str, int]]:
+    """(entry, score) pairs; the first non-blank line decides plain or scored."""
+    scored: bool | None = None
+    for number, line in enumerate(lines, start=1):
+        line = line.strip()
+        if not line:
+            continue
+        if scored is None:
+            scored = _SCORE_SEPARATOR in line
+        if not scored:
+            yield line, PLAIN_SCORE
+            continue
+        entry, separator, score_text = line.rpartition(_SCORE_SEPARATOR)
+        where = f"{path}, line {number}"
+        if not separator:
+            raise DictionaryError(f"{where}: expected WORD;SCORE, got {line!r}")
+        yield entry, _parse_score(score_text, where)
+
+
+def _parse_score(text: str, where: str) -> int:
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise DictionaryError(
+            f"{where}: expected a score from {MIN_SCORE} to {MAX_SCORE}, got {text!r}"
+        )
+    score = int(text)
+    _check_score(score, where)
+    return score
+
+
+def _check_score(score: int, where: str) -> None:
+    if not isinstance(score, int) or not MIN_SCORE <= score <= MAX_SCORE:
+        raise DictionaryError(
+            f"{where}: expected a score from {MIN_SCORE} to {MAX_SCORE}, got {score!r}"
+        )
+
+
+def _collect(entries: Iterable[tuple[str, int]], name: str) -> WordList:
+    """Normalise and deduplicate (keeping the highest score) into a WordList."""
+    best: dict[str, int] = {}
+    seen = dropped = duplicates = 0
+    for entry, score in entries:
+        seen += 1
+        word = normalise(entry)
+        if word is None:
+            dropped += 1
+        elif word in best:
+            duplicates += 1
+            best[word] = max(best[word], score)
+        else:
+            best[word] = score
+    if not seen:
+        raise DictionaryError(
+            f"{name}: the list is empty (expected one word per line, or WORD;SCORE lines)"
+        )
+    if not best:
+        raise DictionaryError(
+            f"{name}: none of its {seen} entries is a word after normalisation "
+            "(expected letters, optionally accented, in words or phrases)"
+        )
+    words = tuple(sorted(best))
+    return WordList(name, words, tuple(best[w] for w in words), dropped, duplicates)
+
+
+def _describe_lengths(lengths: Iterable[int]) -> str:
+    """Sorted lengths with runs collapsed, e.g. "2..9, 11, 13..15"."""
+    runs: list[list[int]] = []
+    for length in sorted(lengths):
+        if runs and length == runs[-1][1] + 1:
+            runs[-1][1] = length
+        else:
+            runs.append([length, length])
+    return ", ".join(f"{a}" if a == b else f"{a}..{b}" for a, b in runs) or "none"

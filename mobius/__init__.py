@@ -1,0 +1,1 @@
+"""The `mobius` command line: the typer application only (see `mobius.cli`)."""

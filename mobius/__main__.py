@@ -1,0 +1,3 @@
+from mobius.cli import main
+
+main()

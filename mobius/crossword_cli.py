@@ -1,0 +1,100 @@
+"""`mobius crossword …`: lights, show and fill crossword grids on surfaces."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cpmodel.crossword.grid import read_grid
+from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
+from cpmodel.crossword.render import render_grid, render_lights
+from cpmodel.solver import Status, get_solver
+
+app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.",
+                  no_args_is_help=True)
+
+GridArg = Annotated[Path, typer.Argument(help="Grid file: plain text, JSON or Qxw .qxw.")]
+SurfaceOpt = Annotated[Optional[str], typer.Option("--surface", help="Override the grid file's surface.")]
+MinLengthOpt = Annotated[int, typer.Option("--min-length", min=1, help="Shortest run that counts as a light.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+# Exit codes of `fill`, as documented in the README.
+EXIT_FILLED, EXIT_NO_FILL, EXIT_TIMEOUT = 0, 1, 3
+
+
+@app.command("lights")
+def lights_command(grid: GridArg, surface: SurfaceOpt = None, min_length: MinLengthOpt = DEFAULT_MIN_LENGTH,
+                   as_json: JsonOpt = False) -> None:
+    """Print the numbered lights of GRID, following the glue of its surface."""
+    g = read_grid(grid, surface)
+    found = find_lights(g, min_length)
+    if as_json:
+        typer.echo(json.dumps(found.to_json()))
+        return
+    typer.echo(render_grid(g))
+    typer.echo(render_lights(found))
+
+
+@app.command("show")
+def show_command(grid: GridArg, surface: SurfaceOpt = None) -> None:
+    """Render GRID (with its letters, if filled) with seam markers."""
+    typer.echo(render_grid(read_grid(grid, surface)))
+
+
+@app.command("fill")
+def fill_command(
+    grid: GridArg,
+    surface: SurfaceOpt = None,
+    dictionary: Annotated[str, typer.Option("--dict", help="Word list: en, en-small, words, or a file.")] = "en",
+    solver: Annotated[str, typer.Option(help="reference or cpsat (options: name:key=value,...).")] = "reference",
+    seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
+    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    min_score: Annotated[int, typer.Option("--min-score", min=0, max=100, help="Skip words scored lower.")] = 0,
+    min_length: MinLengthOpt = DEFAULT_MIN_LENGTH,
+    allow_repeats: Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two lights.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 3 timeout, 2 bad input."""
+    from cpmodel.crossword.problem import FillProblem, FillRules
+    from cpmodel.crossword.verify import verify
+    from dictionaries import load
+
+    g = read_grid(grid, surface)
+    words = load(dictionary, min_score=min_score)
+    problem = FillProblem(g, words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
+                                              min_score=min_score))
+    spec = solver
+    if solver.partition(":")[0] == "cpsat" and "workers" not in solver:
+        # The CLI owns the machine: give CP-SAT every core unless told otherwise.
+        spec = f"{solver}{',' if ':' in solver else ':'}workers={os.cpu_count() or 1}"
+    engine = get_solver("crossword", spec)
+    result = engine.solve(problem, time_limit=time_limit, seed=seed)
+    fill = result.solution if result.status is Status.SOLVED else None
+    if fill is not None:
+        problems = verify(problem, fill)
+        if problems:
+            typer.echo(f"mobius: internal error: solver {result.solver} returned an invalid fill: "
+                       + "; ".join(problems[:5]), err=True)
+            raise typer.Exit(4)
+    status = {Status.SOLVED: "SAT", Status.UNSAT: "UNSAT", Status.TIMEOUT: "TIMEOUT"}.get(result.status, "ERROR")
+    words_read = problem.entries(fill) if fill else None
+    if as_json:
+        filled = g.with_letters(fill) if fill else None
+        typer.echo(json.dumps({
+            "status": status, "solver": result.solver, "wall_s": round(result.wall_s, 4), "stats": result.stats,
+            "rows": list(filled.rows) if filled else None,
+            "entries": [{"number": light.number, "direction": light.direction,
+                         "cells": [list(c) for c in light.cells], "word": words_read[i]}
+                        for i, light in enumerate(problem.lights.lights)] if words_read else [],
+        }))
+    else:
+        typer.echo(f"{status} by {result.solver} in {result.wall_s:.2f} s  "
+                   + " ".join(f"{k}={v}" for k, v in result.stats.items()))
+        if fill:
+            typer.echo(render_grid(g, fill))
+            typer.echo(render_lights(problem.lights, words_read))
+    raise typer.Exit({"SAT": EXIT_FILLED, "UNSAT": EXIT_NO_FILL, "TIMEOUT": EXIT_TIMEOUT}.get(status, 4))

@@ -1,0 +1,62 @@
+"""`mobius crossword lights|show`: output shapes and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "generators" / "examples" / "mobius-8x4.txt"
+
+
+def mobius(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobius", *map(str, args)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_lights_json_follows_the_glue() -> None:
+    out = mobius("crossword", "lights", EXAMPLE, "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["width"], data["height"], data["surface"]) == (8, 4, "mobius")
+    seam = [l for l in data["lights"] if l["seam_crossings"]]
+    assert seam, "the example should have a light across the seam"
+    for light in seam:
+        cells = light["cells"]
+        jumps = [(a, b) for a, b in zip(cells, cells[1:]) if a[0] == 7 and b[0] == 0]
+        assert all(b[1] == 3 - a[1] for a, b in jumps)
+
+
+def test_lights_text_shows_seam_markers_and_numbers() -> None:
+    out = mobius("crossword", "lights", EXAMPLE)
+    assert out.returncode == 0
+    assert "→ row 3" in out.stdout and "→ row 0" in out.stdout
+    assert "ACROSS" in out.stdout and "DOWN" in out.stdout
+
+
+def test_show_with_surface_override() -> None:
+    out = mobius("crossword", "show", EXAMPLE, "--surface", "torus")
+    assert out.returncode == 0
+    assert "surface: torus" in out.stdout and "→ row 1" in out.stdout
+
+
+@pytest.mark.parametrize("content,args,message", [
+    (None, ["lights", "/no/such/grid.txt"], "no such file"),
+    ("..\n.", ["lights"], "ragged row"),
+    ("..\n..", ["lights", "--surface", "sphere"], "unknown surface"),
+    ("#QXW2v4\nGP 3 5 5 1 0 0\n", ["show"], "not rectangular"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, content: str | None, args: list[str],
+                                          message: str) -> None:
+    if content is not None:
+        path = tmp_path / "grid.txt"
+        path.write_text(content)
+        args = [args[0], str(path), *args[1:]]
+    out = mobius("crossword", *args)
+    assert out.returncode == 2
+    assert message in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
