@@ -1,7 +1,212 @@
-"""`mobius slider …`: solve, check and inspect slider puzzles on graphs."""
+"""`mobius slider …`: solve, check and inspect slider puzzles on graphs.
+
+Covers: the `solve`, `check` and `inspect` commands, their plain and JSON
+output, and their exit codes — 0 solved / reachable, 1 unreachable, 2 bad
+input (an `InputError`, printed as one line by `mobius.cli.main`), 3 timeout,
+4 internal error: a solver reported an error, or returned moves that the
+independent `verify` rejects (details on stderr; such moves are never
+printed). BOARD is a preset name or a board file everywhere. Leaves out:
+modelling, solvability and solving, which live in `cpmodel.slider`.
+"""
 
 from __future__ import annotations
 
+import json
+import time
+from decimal import Decimal
+from typing import Annotated, NoReturn, Optional
+
 import typer
 
+from cpmodel.errors import InputError
+from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
+from cpmodel.slider.group import BoardFacts, inspect, is_reachable
+from cpmodel.slider.verify import verify
+from cpmodel.solver import SolveResult, Solver, Status, get_solver
+
 app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True)
+
+BoardArg = Annotated[str, typer.Argument(
+    help="A preset (ring, grid:RxC, cycle:N, theta0, path:N, petersen) or a board file (JSON or edge list).")]
+StartOpt = Annotated[str, typer.Option("--start", help='The tile on each vertex, 0 = blank, e.g. "1 0 2 3".')]
+GoalOpt = Annotated[Optional[str], typer.Option(
+    "--goal", help="Default: tile v on vertex v, with the first K vertices blank.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_TIMEOUT, EXIT_INTERNAL = 0, 1, 3, 4
+
+# IDA* needs memory only for its path, so it suits one blank on any board;
+# with several blanks the blanks are interchangeable and BFS is the solver
+# every search module supports.
+DEFAULT_SOLVER_ONE_BLANK = "idastar"
+DEFAULT_SOLVER_SEVERAL_BLANKS = "bfs"
+
+# Counts beyond this many digits print in scientific notation in plain text
+# (grid:10x10 has a 158-digit number of configurations); JSON stays exact.
+READABLE_DIGITS = 15
+
+
+# --- shared steps ------------------------------------------------------------------
+
+def build_problem(board_spec: str, start: str, goal: str | None, blanks: int) -> SliderProblem:
+    board = load_board(board_spec)
+    start_state = parse_state(start, board, "start", blanks)
+    goal_state = default_goal(board, blanks) if goal is None else parse_state(goal, board, "goal", blanks)
+    return SliderProblem(board, start_state, goal_state, blanks)
+
+
+def choose_solver(spec: str | None, blanks: int) -> Solver:
+    """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`."""
+    if spec is None:
+        spec = DEFAULT_SOLVER_ONE_BLANK if blanks == 1 else DEFAULT_SOLVER_SEVERAL_BLANKS
+    try:
+        return get_solver("slider", spec)
+    except ValueError as exc:  # an unknown name or bad options: bad input, not a crash
+        raise InputError(str(exc)) from None
+
+
+def emit(payload: dict[str, object], as_json: bool, lines: list[str]) -> None:
+    """Print `payload` as JSON, or the plain-text `lines`."""
+    typer.echo(json.dumps(payload, indent=2) if as_json else "\n".join(lines))
+
+
+def readable_count(value: int) -> str:
+    if len(str(value)) <= READABLE_DIGITS:
+        return f"{value:,}"
+    return f"{Decimal(value):.3e}"  # Decimal: exact for ints too large for a float
+
+
+def format_move(move: object) -> str:
+    """One blank: the vertex the blank moves to; several: `from->to` of the sliding tile."""
+    if isinstance(move, (list, tuple)):
+        return f"{move[0]}->{move[1]}"
+    return str(move)
+
+
+def format_state(state: tuple[int, ...]) -> str:
+    return " ".join(map(str, state))
+
+
+def format_stats(stats: dict[str, int | float]) -> str:
+    return "stats: " + " ".join(f"{k}={v}" for k, v in stats.items())
+
+
+# --- solve ---------------------------------------------------------------------------
+
+def solve_payload(status: str, solver: str, wall_s: float, stats: dict[str, int | float],
+                  moves: list[object] | None = None) -> dict[str, object]:
+    return {
+        "status": status,
+        "solver": solver,
+        "length": None if moves is None else len(moves),
+        "moves": moves,
+        # Only a printed solution can be optimal.
+        "optimal": moves is not None and bool(stats.get("optimal", 0)),
+        "wall_s": round(wall_s, 4),
+        "stats": stats,
+    }
+
+
+def report_unreachable(problem: SliderProblem, solver: str, wall_s: float, stats: dict[str, int | float],
+                       reason: str, as_json: bool) -> NoReturn:
+    payload = solve_payload("UNREACHABLE", solver, wall_s, stats) | {"reason": reason}
+    emit(payload, as_json, [f"UNREACHABLE ({solver}, {wall_s:.2f} s): {reason}",
+                            f"start: {format_state(problem.start)}", f"goal:  {format_state(problem.goal)}"])
+    raise typer.Exit(EXIT_UNREACHABLE)
+
+
+def report_internal_error(result: SolveResult, message: str, as_json: bool) -> NoReturn:
+    typer.echo(f"mobius: internal error: solver {result.solver}: {message}", err=True)
+    if as_json:
+        emit(solve_payload("ERROR", result.solver, result.wall_s, result.stats) | {"error": message}, True, [])
+    raise typer.Exit(EXIT_INTERNAL)
+
+
+def report_solved(problem: SliderProblem, result: SolveResult, moves: list[object], as_json: bool) -> None:
+    payload = solve_payload("SOLVED", result.solver, result.wall_s, result.stats, moves)
+    optimal = "optimal" if payload["optimal"] else "not proven optimal"
+    emit(payload, as_json, [
+        f"SOLVED by {result.solver} in {result.wall_s:.2f} s: {len(moves)} move{'' if len(moves) == 1 else 's'}"
+        f" ({optimal})",
+        f"start: {format_state(problem.start)}",
+        f"goal:  {format_state(problem.goal)}",
+        "moves: " + (" ".join(format_move(m) for m in moves) or "(none: start is the goal)"),
+        format_stats(result.stats),
+    ])
+
+
+@app.command("solve")
+def solve_command(
+    board: BoardArg,
+    start: StartOpt,
+    goal: GoalOpt = None,
+    blanks: Annotated[int, typer.Option("--blanks", min=1, help="Number of interchangeable blanks (0s).")] = 1,
+    solver: Annotated[Optional[str], typer.Option(
+        help="bfs, astar, idastar or cpsat (options: name:key=value,…). Default: idastar, bfs for K > 1.")] = None,
+    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve a slider puzzle. Exit 0 solved, 1 unreachable, 2 bad input, 3 timeout, 4 internal error."""
+    problem = build_problem(board, start, goal, blanks)
+    engine = choose_solver(solver, blanks)
+    if blanks == 1:
+        # Decided in polynomial time, so no search is spent on an impossible goal.
+        started = time.perf_counter()
+        reachable, reason = is_reachable(problem)
+        if not reachable:
+            report_unreachable(problem, "group", time.perf_counter() - started, {}, reason, as_json)
+    result = engine.solve(problem, time_limit=time_limit, seed=seed)
+    if result.status is Status.UNSAT:
+        report_unreachable(problem, result.solver, result.wall_s, result.stats,
+                           f"the {result.solver} solver proved the goal unreachable", as_json)
+    if result.status is Status.TIMEOUT:
+        emit(solve_payload("TIMEOUT", result.solver, result.wall_s, result.stats), as_json,
+             [f"TIMEOUT: {result.solver} found no solution in {result.wall_s:.2f} s",
+              format_stats(result.stats)])
+        raise typer.Exit(EXIT_TIMEOUT)
+    if result.status is not Status.SOLVED:
+        report_internal_error(result, f"status {result.status.value}", as_json)
+    moves = [list(m) if isinstance(m, (list, tuple)) else m for m in result.solution or []]
+    problems = verify(problem, moves)
+    if problems:
+        report_internal_error(result, "returned an invalid solution: " + "; ".join(problems[:5]), as_json)
+    report_solved(problem, result, moves, as_json)
+
+
+# --- check ---------------------------------------------------------------------------
+
+@app.command("check")
+def check_command(board: BoardArg, start: StartOpt, goal: GoalOpt = None, as_json: JsonOpt = False) -> None:
+    """Decide without search whether the goal is reachable (one blank). Exit 0 reachable, 1 not."""
+    reachable, reason = is_reachable(build_problem(board, start, goal, blanks=1))
+    emit({"reachable": reachable, "reason": reason}, as_json,
+         [f"{'reachable' if reachable else 'unreachable'}: {reason}"])
+    raise typer.Exit(EXIT_SOLVED if reachable else EXIT_UNREACHABLE)
+
+
+# --- inspect -------------------------------------------------------------------------
+
+def facts_lines(label: str, facts: BoardFacts) -> list[str]:
+    yes_no = {True: "yes", False: "no"}
+    total = facts.reachable_configurations * facts.components
+    return [
+        f"board: {label}",
+        f"vertices: {facts.vertices}",
+        f"edges: {facts.edges}",
+        f"2-connected: {yes_no[facts.two_connected]}",
+        f"bipartite: {yes_no[facts.bipartite]}",
+        f"puzzle group: {facts.group} (order {readable_count(facts.group_order)})",
+        f"reachable configurations: {readable_count(facts.reachable_configurations)} "
+        f"of {readable_count(total)} (one blank)",
+        f"components: {readable_count(facts.components)}",
+        f"isomorphic to: {', '.join(facts.isomorphic_to) or 'no preset'}",
+    ]
+
+
+@app.command("inspect")
+def inspect_command(board: BoardArg, as_json: JsonOpt = False) -> None:
+    """Facts about BOARD: size, 2-connectivity, bipartiteness, puzzle group, components, preset twins."""
+    loaded = load_board(board)
+    facts = inspect(loaded)
+    emit(facts.to_json(), as_json, facts_lines(loaded.label, facts))

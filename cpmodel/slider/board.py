@@ -224,7 +224,7 @@ def board_from_edge_list(text: str, source: str = "<edges>") -> Board:
         if not line:
             continue
         parts = line.replace(",", " ").split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        if len(parts) != 2 or not all(p.isdecimal() for p in parts):
             raise InputError(f"expected an edge 'u v' (two vertex numbers), got {line!r}", source=source, line=number)
         edges.append((int(parts[0]), int(parts[1])))
     if not edges:
@@ -274,7 +274,7 @@ def validate_state(board: Board, state: tuple[int, ...] | list[int], what: str =
 
 def parse_state(text: str, board: Board, what: str = "state", blanks: int = 1) -> State:
     parts = text.replace(",", " ").split()
-    if not all(p.isdigit() for p in parts):
+    if not all(p.isdecimal() for p in parts):
         raise InputError(f"{what} {text!r}: expected whole numbers separated by spaces")
     return validate_state(board, [int(p) for p in parts], what, blanks)
 

@@ -1,0 +1,105 @@
+"""Exports of one puzzle, read from the pack's puzzle JSON.
+
+Every exporter takes the puzzle dict that the pack writes (the one input, so
+the HTML player and the exports never re-derive the surface geometry) and
+returns `str` or `bytes`; writing files is the caller's job.
+
+- `ipuz`: ipuz v2 crosswords, with our extension kind for glued surfaces.
+- `puz`: Across Lite `.puz`, plane grids only.
+- `exolve`: Exolve text; lights across a seam become `exolve-nodir` clues.
+- `qxw`: Qxw batch-mode decks, and a parser for Qxw's batch output.
+- `svg`: SVG/PDF pictures of crosswords (with seam labels), the Möbius
+  print-and-glue template, and slider boards.
+
+This module holds the readings of the puzzle JSON that several exporters
+share: cells and numbers of the entries, whether a seam is glued, and the
+lights that a *plane* reader (Across Lite, Exolve) infers from the same
+rows, so a format without glue can tell whether it would read the puzzle
+right.
+
+Leaves out: the pack layout and file names, the HTML player, and solving.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.lights import ACROSS, DOWN, find_lights
+from cpmodel.surface import Cell
+
+Puzzle = Mapping[str, Any]  # the puzzle JSON as loaded
+Light = tuple[int, str, tuple[Cell, ...]]  # (number, direction, cells in reading order)
+
+DIRECTIONS = (ACROSS, DOWN)
+BLOCK = "#"
+# Plane formats count every run of two or more white cells as a light.
+PLANE_MIN_LENGTH = 2
+
+
+def require_kind(puzzle: Puzzle, kind: str) -> None:
+    """ValueError unless the puzzle JSON is of `kind` ("crossword" or "slider")."""
+    if puzzle.get("kind") != kind:
+        raise ValueError(f"expected a {kind} puzzle, got kind {puzzle.get('kind')!r}")
+
+
+def title(puzzle: Puzzle) -> str:
+    return puzzle.get("title") or f"Puzzle {puzzle['id']}"
+
+
+def entry_cells(entry: Mapping[str, Any]) -> tuple[Cell, ...]:
+    return tuple((x, y) for x, y in entry["cells"])
+
+
+def entry_lights(puzzle: Puzzle) -> list[Light]:
+    """The puzzle's entries as (number, direction, cells), in the JSON's order."""
+    return [(e["number"], e["direction"], entry_cells(e)) for e in puzzle["entries"]]
+
+
+def clue_numbers(puzzle: Puzzle) -> dict[Cell, int]:
+    """The number printed in each cell that starts an entry."""
+    return {entry_cells(e)[0]: e["number"] for e in puzzle["entries"]}
+
+
+def is_block(puzzle: Puzzle, cell: Cell) -> bool:
+    return puzzle["rows"][cell[1]][cell[0]] == BLOCK
+
+
+def bar_cells(puzzle: Puzzle, key: str) -> frozenset[Cell]:
+    """Cells with a bar on their right (`bars_right`) or bottom (`bars_below`) edge."""
+    return frozenset((x, y) for x, y in puzzle.get(key, ()))
+
+
+def glued_edges(puzzle: Puzzle) -> tuple[bool, bool]:
+    """(right edge glued to the left one, bottom edge glued to the top one), from the glue field."""
+    glue = puzzle["glue"]
+    return any(t is not None for t in glue["right"]), any(t is not None for t in glue["bottom"])
+
+
+def is_wrapped(puzzle: Puzzle) -> bool:
+    """True when any edge of the unfolded rectangle is glued to another."""
+    return any(glued_edges(puzzle))
+
+
+def enumeration_digits(entry: Mapping[str, Any]) -> str:
+    """The enumeration without its parentheses: "(3,4)" -> "3,4"; the length if none is given."""
+    text = str(entry.get("enumeration") or "").strip()
+    return text[1:-1].strip() if text.startswith("(") and text.endswith(")") else text or str(len(entry["cells"]))
+
+
+def plane_reading(puzzle: Puzzle, *, bars: bool) -> list[Light]:
+    """The lights a reader that knows nothing of glue infers from the rows
+    (and the bars, if its format has them): runs of two or more white cells
+    on the plane, numbered in reading order. This models the target format,
+    not the puzzle's surface, so it asks `cpmodel` with surface "plane"."""
+    grid = make_grid(puzzle["rows"], "plane",
+                     bars_right=bar_cells(puzzle, "bars_right") if bars else (),
+                     bars_below=bar_cells(puzzle, "bars_below") if bars else (),
+                     source=f"puzzle {puzzle.get('id', '?')}")
+    return [(light.number, light.direction, light.cells) for light in find_lights(grid, PLANE_MIN_LENGTH).lights]
+
+
+def reads_the_same_on_the_plane(puzzle: Puzzle, *, bars: bool) -> bool:
+    """True when a plane reader finds exactly the puzzle's entries, numbers included."""
+    return sorted(plane_reading(puzzle, bars=bars)) == sorted(entry_lights(puzzle))

@@ -1,0 +1,340 @@
+"""Building a puzzle pack: jobs, executors, atomic files, resume.
+
+Covers: the pack directory (`manifest.json`, `puzzles/NNNN.json` and the
+exports beside them), per-puzzle seeds derived from the pack seed and the
+index, running jobs in this process, in local worker processes or on a Dask
+cluster, writing each finished puzzle at once and atomically (temporary file
++ rename) after the independent verifier has passed it, the in-order
+duplicate pass, and `resume`, which completes an interrupted pack so that it
+equals an uninterrupted run.
+
+Determinism: puzzle i is a function of the pack parameters, i and the
+puzzles before it only: a job first runs with nothing to avoid; if its
+result duplicates an earlier puzzle, it runs again avoiding the earlier
+ones. With answers unique across the pack, jobs run in index order, each
+avoiding every earlier answer. Worker counts and executors only change
+timings, which go to the manifest, never into a puzzle file.
+
+Leaves out: what a job makes (`crossword_pack.py`, `slider_pack.py`) and the
+formats of the exports (`generators/export/`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, Protocol
+
+from cpmodel.errors import InputError
+from generators.puzzles import encode
+
+MANIFEST = "manifest.json"
+PUZZLE_DIR = "puzzles"
+
+
+class PackError(RuntimeError):
+    """A pack that cannot be built or resumed as asked."""
+
+
+class VerificationError(RuntimeError):
+    """A generated puzzle failed its independent check: a bug, never written."""
+
+
+@dataclass(frozen=True)
+class Avoid:
+    """What a job must not produce: duplicate keys and (optionally) answers."""
+
+    keys: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class JobResult:
+    index: int
+    puzzle: dict[str, Any]
+    wall_s: float
+
+
+class PackSpec(Protocol):
+    """What the pack runner needs of a kind of puzzle."""
+
+    kind: str
+    count: int
+    seed: int
+    sequential: bool  # True when each job must see every earlier answer
+
+    def parameters(self) -> dict[str, Any]: ...
+    def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]: ...
+    def key(self, puzzle: Mapping[str, Any]) -> str: ...
+    def answers(self, puzzle: Mapping[str, Any]) -> frozenset[str]: ...
+    def verify(self, puzzle: Mapping[str, Any]) -> list[str]: ...
+    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]: ...
+    def describe(self) -> dict[str, Any]: ...
+
+
+@dataclass
+class Progress:
+    """What a progress display is told after each puzzle."""
+
+    total: int
+    done: int = 0
+    rejected: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed from the pack seed and a path of parts (index, attempt…)."""
+    text = "/".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that a reader sees the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def puzzle_path(out: Path, index: int) -> Path:
+    return out / PUZZLE_DIR / f"{index + 1:04d}.json"
+
+
+def tool_version() -> str:
+    try:
+        return version("mobius-puzzles")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+# --- executors -------------------------------------------------------------------------
+
+def _timed_job(spec: PackSpec, index: int, avoid: Avoid) -> JobResult:
+    start = time.perf_counter()
+    puzzle = spec.run_job(index, avoid)
+    return JobResult(index, puzzle, time.perf_counter() - start)
+
+
+class Executor(Protocol):
+    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any: ...
+    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]: ...
+    def close(self) -> None: ...
+
+
+class InlineExecutor:
+    """Runs each job in this process when its result is asked for."""
+
+    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any:
+        return (spec, index, avoid)
+
+    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
+        for spec, index, avoid in handles:
+            yield _timed_job(spec, index, avoid)
+
+    def close(self) -> None:
+        pass
+
+
+class LocalExecutor:
+    """Local worker processes (spawned, so no solver state is shared by fork)."""
+
+    def __init__(self, workers: int) -> None:
+        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+
+    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Future[JobResult]:
+        return self.pool.submit(_timed_job, spec, index, avoid)
+
+    def as_completed(self, handles: list[Future[JobResult]]) -> Iterator[JobResult]:
+        pending = set(handles)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class DaskExecutor:
+    """Jobs on an existing Dask cluster (`mobius-puzzles[dask]`)."""
+
+    def __init__(self, scheduler: Any) -> None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise PackError("the dask executor needs the optional extra: pip install 'mobius-puzzles[dask]'") \
+                from None
+        # A scheduler address, or a ready Client (the tests pass an in-process one).
+        self.client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
+        self.owned = not isinstance(scheduler, Client)
+
+    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any:
+        # pure=False: the same arguments twice (a rerun) must run again.
+        return self.client.submit(_timed_job, spec, index, avoid, pure=False)
+
+    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
+        from dask.distributed import as_completed
+
+        for future in as_completed(handles):
+            yield future.result()
+
+    def close(self) -> None:
+        if self.owned:
+            self.client.close()
+
+
+def make_executor(kind: str, workers: int, scheduler: Any = None) -> Executor:
+    if kind == "dask":
+        if scheduler is None:
+            raise InputError("--executor dask needs --scheduler ADDRESS")
+        return DaskExecutor(scheduler)
+    if kind != "local":
+        raise InputError(f"unknown executor {kind!r}; expected local or dask")
+    return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
+
+
+# --- the pack directory ------------------------------------------------------------------
+
+def _read_manifest(out: Path) -> dict[str, Any] | None:
+    path = out / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"unreadable manifest: {exc}", source=str(path)) from None
+
+
+def _load_finished(spec: PackSpec, out: Path) -> dict[int, dict[str, Any]]:
+    """Puzzles already on disk that still pass their check (a damaged one is redone)."""
+    found: dict[int, dict[str, Any]] = {}
+    for index in range(spec.count):
+        path = puzzle_path(out, index)
+        if not path.exists():
+            continue
+        try:
+            puzzle = json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            continue
+        if not spec.verify(puzzle):
+            found[index] = puzzle
+    return found
+
+
+def _prepare(spec: PackSpec, out: Path, resume: bool) -> dict[int, dict[str, Any]]:
+    manifest = _read_manifest(out)
+    if manifest is None:
+        if resume and out.exists() and any((out / PUZZLE_DIR).glob("*.json")):
+            raise PackError(f"{out}: puzzles without a manifest; cannot tell how they were made")
+        return {}
+    if not resume:
+        raise PackError(f"{out} already holds a pack; use --resume to complete it or choose a new directory")
+    for stale in (out / PUZZLE_DIR).glob(".*.tmp"):
+        stale.unlink()  # a write cut short by the interruption
+    if manifest.get("parameters") != json.loads(json.dumps(spec.parameters())):
+        raise PackError(f"{out}: --resume with different parameters than the pack was started with "
+                        f"(it was made by: {manifest.get('command', '?')})")
+    return _load_finished(spec, out)
+
+
+def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[int, Mapping[str, Any]],
+                    timings: Mapping[int, float], started: float, complete: bool) -> None:
+    manifest = {
+        "tool": "mobius-puzzles", "version": tool_version(), "command": command, "kind": spec.kind,
+        "seed": spec.seed, "parameters": spec.parameters(), **spec.describe(),
+        "status": "complete" if complete else "incomplete",
+        "counts": {"requested": spec.count, "written": len(puzzles),
+                   "rejected": sum(int(p.get("rejected", 0)) for p in puzzles.values())},
+        "timings": {"wall_s": round(time.monotonic() - started, 3),
+                    "per_puzzle_s": {f"{i + 1:04d}": round(t, 4) for i, t in sorted(timings.items())}},
+    }
+    write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+
+
+def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any]) -> None:
+    problems = spec.verify(puzzle)
+    if problems:
+        raise VerificationError(f"puzzle {index + 1} failed its independent check (a bug; not written): "
+                                + "; ".join(problems[:5]))
+    write_atomic(puzzle_path(out, index), encode(puzzle))
+
+
+def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "local", scheduler: Any = None,
+               resume: bool = False, command: str = "",
+               on_progress: Callable[[Progress], None] | None = None) -> dict[int, dict[str, Any]]:
+    """Build (or complete, with `resume`) the pack in `out`; returns the puzzles by index."""
+    out = Path(out)
+    started = time.monotonic()
+    puzzles = _prepare(spec, out, resume)
+    timings: dict[int, float] = {}
+    progress = Progress(spec.count, len(puzzles), sum(int(p.get("rejected", 0)) for p in puzzles.values()))
+    _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
+    runner = make_executor(executor, 1 if spec.sequential else workers, scheduler)
+
+    def accept(result: JobResult) -> None:
+        _commit(spec, out, result.index, result.puzzle)
+        puzzles[result.index] = result.puzzle
+        timings[result.index] = timings.get(result.index, 0.0) + result.wall_s
+        progress.done = len(puzzles)
+        progress.rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
+        if on_progress:
+            on_progress(progress)
+
+    try:
+        todo = [i for i in range(spec.count) if i not in puzzles]
+        if spec.sequential:
+            for index in todo:
+                avoid = Avoid(_keys_before(spec, puzzles, index), _answers_before(spec, puzzles, index))
+                for result in runner.as_completed([runner.submit(spec, index, avoid)]):
+                    accept(result)
+        else:
+            for result in runner.as_completed([runner.submit(spec, i, Avoid()) for i in todo]):
+                accept(result)
+        _deduplicate(spec, runner, puzzles, accept)
+    finally:
+        runner.close()
+        _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
+    for index in range(spec.count):
+        for name, data in spec.exports(puzzles[index]).items():
+            write_atomic(out / PUZZLE_DIR / f"{index + 1:04d}{name}", data)
+    _write_manifest(spec, out, command, puzzles, timings, started, complete=True)
+    return puzzles
+
+
+def _keys_before(spec: PackSpec, puzzles: Mapping[int, Mapping[str, Any]], index: int) -> frozenset[str]:
+    return frozenset(spec.key(puzzles[i]) for i in range(index))
+
+
+def _answers_before(spec: PackSpec, puzzles: Mapping[int, Mapping[str, Any]], index: int) -> frozenset[str]:
+    return frozenset().union(*(spec.answers(puzzles[i]) for i in range(index)))
+
+
+def _deduplicate(spec: PackSpec, runner: Executor, puzzles: dict[int, dict[str, Any]],
+                 accept: Callable[[JobResult], None]) -> None:
+    """In index order, redo a puzzle that repeats an earlier one, avoiding all earlier ones."""
+    seen: set[str] = set()
+    for index in range(spec.count):
+        key = spec.key(puzzles[index])
+        if key in seen:
+            avoid = Avoid(_keys_before(spec, puzzles, index),
+                          _answers_before(spec, puzzles, index) if spec.sequential else frozenset())
+            for result in runner.as_completed([runner.submit(spec, index, avoid)]):
+                accept(result)
+            key = spec.key(puzzles[index])
+        seen.add(key)

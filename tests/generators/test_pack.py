@@ -1,0 +1,121 @@
+"""Packs: byte-identical across worker counts and executors, complete after an
+interrupt and resume, every puzzle re-checked, bad requests refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generators.crossword_pack import CrosswordPackSpec
+from generators.pack import PackError, build_pack, derive_seed
+from generators.slider_pack import SliderPackSpec, parse_depths
+
+CROSSWORD = CrosswordPackSpec(count=4, width=7, height=5, surface="mobius", seed=11, time_limit=20.0)
+SLIDER = SliderPackSpec(count=6, board="ring", depth_min=3, depth_max=8, seed=5)
+
+
+def puzzle_bytes(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((out / "puzzles").iterdir())}
+
+
+def test_derive_seed_is_stable_and_spreads() -> None:
+    assert derive_seed(1, 2, 3) == derive_seed(1, 2, 3)
+    assert len({derive_seed(0, i) for i in range(1000)}) == 1000
+
+
+@pytest.mark.parametrize("spec", [CROSSWORD, SLIDER], ids=["crossword", "slider"])
+def test_same_seed_same_bytes_whatever_the_worker_count(tmp_path: Path, spec) -> None:
+    build_pack(spec, tmp_path / "one", workers=1)
+    build_pack(spec, tmp_path / "two", workers=2)
+    one, two = puzzle_bytes(tmp_path / "one"), puzzle_bytes(tmp_path / "two")
+    assert one == two
+    assert len([n for n in one if n.endswith(".json")]) == spec.count
+    manifest = json.loads((tmp_path / "one" / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["counts"]["written"] == spec.count
+    assert manifest["parameters"]["seed"] == spec.seed
+
+
+def test_crossword_pack_puzzles_are_valid_and_distinct(tmp_path: Path) -> None:
+    puzzles = build_pack(CROSSWORD, tmp_path / "p")
+    assert len({"/".join(p["rows"]) for p in puzzles.values()}) == CROSSWORD.count
+    for puzzle in puzzles.values():
+        assert CROSSWORD.verify(puzzle) == []
+        answers = [e["answer"] for e in puzzle["entries"]]
+        assert len(answers) == len(set(answers)), "no answer repeated within a puzzle"
+        assert all(e["seam_crossings"] <= 1 for e in puzzle["entries"])
+        assert puzzle["glue"]["right"] == [puzzle["height"] - 1 - y for y in range(puzzle["height"])]
+
+
+def test_unique_answers_across_the_pack(tmp_path: Path) -> None:
+    spec = CrosswordPackSpec(count=3, width=7, height=5, surface="mobius", seed=3, unique_answers=True)
+    puzzles = build_pack(spec, tmp_path / "u", workers=2)
+    answers = [e["answer"] for p in puzzles.values() for e in p["entries"]]
+    assert len(answers) == len(set(answers))
+
+
+def test_slider_depths_spread_evenly_and_solutions_replay(tmp_path: Path) -> None:
+    puzzles = build_pack(SLIDER, tmp_path / "s")
+    assert [puzzles[i]["length"] for i in range(SLIDER.count)] == [3, 4, 5, 6, 7, 8]
+    assert len({tuple(p["start"]) for p in puzzles.values()}) == SLIDER.count
+    for puzzle in puzzles.values():
+        assert SLIDER.verify(puzzle) == []
+
+
+def test_a_corrupted_puzzle_is_caught_by_the_check(tmp_path: Path) -> None:
+    puzzles = build_pack(SLIDER, tmp_path / "s")
+    bad = dict(puzzles[0], solution=puzzles[0]["solution"][:-1])
+    assert SLIDER.verify(bad)
+    cw = build_pack(CROSSWORD, tmp_path / "c")
+    rows = list(cw[0]["rows"])
+    first = rows[0].index(next(ch for ch in rows[0] if ch != "#"))
+    rows[0] = rows[0][:first] + ("Q" if rows[0][first] != "Q" else "X") + rows[0][first + 1:]
+    assert CROSSWORD.verify(dict(cw[0], rows=rows))
+
+
+def test_existing_pack_is_not_overwritten_and_resume_checks_parameters(tmp_path: Path) -> None:
+    build_pack(SLIDER, tmp_path / "s")
+    with pytest.raises(PackError, match="already holds a pack"):
+        build_pack(SLIDER, tmp_path / "s")
+    other = SliderPackSpec(count=6, board="ring", depth_min=3, depth_max=8, seed=6)
+    with pytest.raises(PackError, match="different parameters"):
+        build_pack(other, tmp_path / "s", resume=True)
+
+
+def test_parse_depths() -> None:
+    assert parse_depths("4..9") == (4, 9) and parse_depths("7") == (7, 7)
+    from cpmodel.errors import InputError
+    with pytest.raises(InputError):
+        parse_depths("9..4")
+
+
+def _mobius(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mobius", *args]
+
+
+def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    args = ["pack", "crossword", "--count", "8", "--width", "9", "--height", "5", "--seed", "21", "--workers", "2"]
+    subprocess.run(_mobius(*args, "--out", str(tmp_path / "whole")), check=True, capture_output=True, timeout=600)
+    part = tmp_path / "part"
+    proc = subprocess.Popen(_mobius(*args, "--out", str(part)), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and len(list((part / "puzzles").glob("*.json"))) < 2:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    written = list((part / "puzzles").glob("*.json"))
+    assert len(written) >= 2
+    for path in written:
+        json.loads(path.read_text())  # every file present is whole
+    resumed = subprocess.run(_mobius(*args, "--out", str(part), "--resume"), capture_output=True, text=True,
+                             timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    whole, again = puzzle_bytes(tmp_path / "whole"), puzzle_bytes(part)
+    assert again == whole  # stale temporary files of the killed run are gone too
