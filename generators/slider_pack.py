@@ -18,7 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpmodel.errors import InputError
-from cpmodel.slider.board import Board, SliderProblem, board_from_json, default_goal, load_board
+from cpmodel.slider.board import (
+    Board,
+    SliderProblem,
+    board_from_json,
+    default_goal,
+    load_board,
+    random_walk,
+)
 from cpmodel.slider.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec
 from generators.pack import Avoid, PackError, derive_seed
@@ -135,18 +142,3 @@ class SliderPackSpec:
 
 def _key(start: Any) -> str:
     return " ".join(map(str, start))
-
-
-def random_walk(board: Board, goal: tuple[int, ...], length: int, rng: random.Random) -> tuple[int, ...]:
-    """Slide `length` random tiles from `goal`, never undoing the previous move at once."""
-    state = list(goal)
-    previous: tuple[int, int] | None = None
-    for _ in range(length):
-        moves = [(v, b) for b, t in enumerate(state) if t == 0 for v in board.neighbours[b]
-                 if state[v] != 0 and (b, v) != previous]
-        if not moves:
-            break
-        v, b = rng.choice(moves)
-        state[b], state[v] = state[v], 0
-        previous = (v, b)
-    return tuple(state)

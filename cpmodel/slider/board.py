@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -293,3 +294,18 @@ class SliderProblem:
         validate_state(self.board, self.goal, "goal", self.blanks)
         if sorted(self.start) != sorted(self.goal):
             raise InputError("start and goal hold different tiles")
+
+
+def random_walk(board: Board, goal: State, length: int, rng: random.Random) -> State:
+    """Slide `length` random tiles from `goal`, never undoing the previous move at once."""
+    state = list(goal)
+    previous: tuple[int, int] | None = None
+    for _ in range(length):
+        moves = [(v, b) for b, t in enumerate(state) if t == 0 for v in board.neighbours[b]
+                 if state[v] != 0 and (b, v) != previous]
+        if not moves:
+            break
+        v, b = rng.choice(moves)
+        state[b], state[v] = state[v], 0
+        previous = (v, b)
+    return tuple(state)

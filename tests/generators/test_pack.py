@@ -119,3 +119,11 @@ def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> No
     assert resumed.returncode == 0, resumed.stderr
     whole, again = puzzle_bytes(tmp_path / "whole"), puzzle_bytes(part)
     assert again == whole  # stale temporary files of the killed run are gone too
+
+
+def test_dask_executor_gives_the_same_bytes(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
+        build_pack(SLIDER, tmp_path / "dask", executor="dask", scheduler=client)
+    build_pack(SLIDER, tmp_path / "local", workers=1)
+    assert puzzle_bytes(tmp_path / "dask") == puzzle_bytes(tmp_path / "local")
