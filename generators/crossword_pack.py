@@ -28,6 +28,11 @@ from generators.puzzles import crossword_puzzle
 # many replacements the size/dictionary combination is hopeless, and saying
 # so beats looping forever.
 MAX_PATTERN_ATTEMPTS = 200
+# Fill budgets that are the same on every machine, so that which patterns get
+# rejected — and so the pack's bytes — never depend on the machine's speed or
+# load; the wall-clock --time-limit stays as a backstop. A pattern that needs
+# more than this is usually one that a fresh pattern beats.
+DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 2000), "cpsat": ("deterministic_time", 5.0)}
 
 
 @dataclass(frozen=True)
@@ -53,10 +58,19 @@ class CrosswordPackSpec:
     def sequential(self) -> bool:
         return self.unique_answers
 
+    @property
+    def solver_spec(self) -> str:
+        """The solver spec with its deterministic budget unless one is given."""
+        name, options = parse_spec(self.solver)
+        if name in DETERMINISTIC_BUDGETS:
+            key, value = DETERMINISTIC_BUDGETS[name]
+            options.setdefault(key, value)
+        return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else name
+
     def parameters(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "width": self.width, "height": self.height,
                 "surface": self.surface, "dictionary": self.dictionary, "min_score": self.min_score,
-                "solver": self.solver, "seed": self.seed, "time_limit": self.time_limit,
+                "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit,
                 "unique_answers": self.unique_answers, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.symmetry, "max_seam_crossings": self.max_seam_crossings,
                 "clues": len(self.clues)}
@@ -84,7 +98,7 @@ class CrosswordPackSpec:
 
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
         words = self.words(avoid.words)
-        solver = get_solver("crossword", self.solver)
+        solver = get_solver("crossword", self.solver_spec)
         rules = self.rules()
         for attempt in range(MAX_PATTERN_ATTEMPTS):
             seed = derive_seed(self.seed, index, attempt)

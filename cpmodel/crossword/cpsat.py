@@ -1,0 +1,333 @@
+"""Crossword fill with OR-Tools CP-SAT.
+
+Covers: `CpSatFillSolver`, which models a `FillProblem` as one letter
+variable (0..25) per cell in a light and one table constraint per light
+(`add_allowed_assignments`) over its cells' letters; where repeats are
+forbidden, each pair of same-length lights that could read the same word
+must differ in some position; with ``maximize=True`` each table gains a score
+column and the total score is maximised. Before the model is built the
+tables are shrunk, because CP-SAT spends most of its time expanding large
+tables in presolve: the unary filters (length, minimum score, prefilled
+letters) always, and with ``prepass="ac3"`` arc consistency over the
+crossings, which also proves many grids UNSAT before CP-SAT starts. Both
+filters are the reference solver's (`reference.initial_domains`,
+`reference.ac3`), so the project has one arc-consistency code. Counters
+(table rows before and after, pre-pass, build and presolve times, conflicts,
+branches, the objective) go into `SolveResult.stats`.
+
+Leaves out: search heuristics of its own (CP-SAT searches), the backtracking
+search of `reference.py` and checking fills (`verify.py`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from cpmodel.crossword import reference
+from cpmodel.crossword.lights import Light
+from cpmodel.crossword.problem import Fill, FillProblem
+from cpmodel.solver import SolveResult, Status
+from cpmodel.surface import Cell
+
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+PREPASSES = ("ac3", "none")
+# CP-SAT parameter sets for its presolve. Expanding the tables dominates the
+# run time of fill models: on van Beek 15.01 and 15.04 with the 73k-word
+# `words` list, CP-SAT's default presolve had not finished after 60 s (19-25 s
+# of CPU on a loaded machine), spent in probing, symmetry detection, repeated
+# presolve rounds and compressing tuples into "any value" patterns, none of
+# which pays off on word tables. "light" (the default) skips them and the LP
+# relaxation, which is weak on tables: whole runs took 7.3-7.5 s of CPU
+# (with compression kept, 13-15 s). "off" skips presolve altogether (7.7-9.4
+# s); "full" is CP-SAT's own default.
+PRESOLVES: dict[str, dict[str, object]] = {
+    "light": {"cp_model_probing_level": 0, "symmetry_level": 0, "max_presolve_iterations": 1,
+              "table_compression_level": 0, "linearization_level": 0},
+    "off": {"cp_model_presolve": False, "linearization_level": 0},
+    "full": {},
+}
+# CP-SAT reports no presolve time of its own; its log (kept in the response,
+# never printed) stamps the moment search starts, and presolve is before it.
+_SEARCH_START = re.compile(r"^Starting search at ([0-9.]+)s", re.MULTILINE)
+_STATUS = {
+    cp_model.OPTIMAL: Status.SOLVED,
+    cp_model.FEASIBLE: Status.SOLVED,
+    cp_model.INFEASIBLE: Status.UNSAT,
+    cp_model.UNKNOWN: Status.TIMEOUT,
+    cp_model.MODEL_INVALID: Status.ERROR,
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    """The words still allowed in one light, one row per word."""
+
+    letters: np.ndarray  # (rows, length) uint8 letter codes, 0 = 'A'
+    ids: np.ndarray  # each word's number among the words of its length (the reference's ranking)
+    scores: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+@dataclass(frozen=True)
+class Domains:
+    """The shrunk problem: a table per light and the letters left per cell."""
+
+    cells: list[Cell]  # every cell in a light, in reading order
+    cell_index: dict[Cell, int]
+    allowed: np.ndarray  # (cells, 26) bool: letters some table still places in each cell
+    tables: list[Table]  # parallel to problem.lights.lights
+    light_cells: list[np.ndarray]  # cell indices of each light, in its order
+
+
+class CpSatFillSolver:
+    """Fill a crossword with CP-SAT after shrinking its tables.
+
+    `workers` is CP-SAT's `num_workers` (1 keeps runs deterministic for a
+    seed); `maximize` asks for the fill of highest total word score instead of
+    the first fill; `prepass` is "ac3" (arc consistency before modelling) or
+    "none" (only the unary filters); `presolve` picks one of `PRESOLVES`.
+    """
+
+    name = "cpsat"
+
+    def __init__(self, workers: int = 1, maximize: bool = False, prepass: str = "ac3",
+                 presolve: str = "light", deterministic_time: float | None = None) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        if prepass not in PREPASSES:
+            raise ValueError(f"unknown prepass {prepass!r}; expected one of {', '.join(PREPASSES)}")
+        if presolve not in PRESOLVES:
+            raise ValueError(f"unknown presolve {presolve!r}; expected one of {', '.join(PRESOLVES)}")
+        self.workers = workers
+        self.maximize = maximize
+        self.prepass = prepass
+        self.presolve = presolve
+        # CP-SAT's deterministic time: a budget that is the same on every
+        # machine (the pack generator uses it so that its output does not
+        # depend on the machine's speed); None = no such budget.
+        self.deterministic_time = deterministic_time
+
+    def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0,
+              hint: Fill | None = None) -> SolveResult:
+        """Fill `problem`; `hint` (a whole or partial fill) guides CP-SAT's search.
+
+        A maximising run that times out with a fill in hand returns it as
+        SOLVED with ``stats["optimal"] == 0``. CP-SAT's presolve does not
+        always carry a hint through; with ``presolve="off"`` a hint that is a
+        whole fill is taken as the answer.
+        """
+        start = time.perf_counter()
+        deadline = math.inf if time_limit is None else start + time_limit
+        stats: dict[str, int | float] = {
+            "table_rows_initial": sum(len(problem.words.by_length(light.length)) for light in problem.lights.lights),
+            "table_rows": 0, "conflicts": 0, "branches": 0, "prepass_s": 0.0, "build_s": 0.0, "presolve_s": 0.0,
+        }
+        # Pre-pass: shrink every light's table before CP-SAT sees it.
+        try:
+            domains = _prepass(problem, fixpoint=self.prepass == "ac3", deadline=deadline, seed=seed)
+            failure = Status.UNSAT  # if a table is empty
+        except reference.DeadlineReached:
+            domains, failure = None, Status.TIMEOUT
+        stats["prepass_s"] = time.perf_counter() - start
+        if domains is None:
+            return self._result(failure, None, start, stats)
+        stats["table_rows"] = sum(len(t) for t in domains.tables)
+
+        # Model: variables and constraints.
+        build_start = time.perf_counter()
+        model, letter_vars = _build_model(problem, domains, self.maximize)
+        if hint:
+            _add_hint(model, letter_vars, domains.cell_index, hint)
+        stats["build_s"] = time.perf_counter() - build_start
+
+        # Solve.
+        solver = self._cp_solver(seed, None if time_limit is None else deadline - time.perf_counter())
+        code = solver.solve(model)
+        status = _STATUS[code]
+
+        # Statistics and the answer.
+        stats.update(_solver_stats(solver))
+        fill = None
+        if status is Status.SOLVED:
+            fill = {**problem.grid.letters,
+                    **{cell: ALPHABET[solver.value(var)] for cell, var in zip(domains.cells, letter_vars)}}
+            if self.maximize:
+                stats["objective"] = int(solver.objective_value)
+                stats["optimal"] = int(code == cp_model.OPTIMAL)
+        return self._result(status, fill, start, stats)
+
+    def _result(self, status: Status, fill: Fill | None, start: float, stats: dict[str, int | float]) -> SolveResult:
+        return SolveResult(status, fill, self.name, time.perf_counter() - start, stats)
+
+    def _cp_solver(self, seed: int, time_limit: float | None) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = self.workers
+        solver.parameters.random_seed = seed
+        for key, value in PRESOLVES[self.presolve].items():
+            setattr(solver.parameters, key, value)
+        if self.deterministic_time is not None:
+            solver.parameters.max_deterministic_time = self.deterministic_time
+        if time_limit is not None:
+            # A tiny positive limit rather than zero, which CP-SAT reads as "no limit".
+            solver.parameters.max_time_in_seconds = max(time_limit, 1e-3)
+        # The log stays in the response (solvers never print) for the presolve time.
+        solver.parameters.log_search_progress = True
+        solver.parameters.log_to_stdout = False
+        solver.parameters.log_to_response = True
+        return solver
+
+
+# --- pre-pass -----------------------------------------------------------------------
+
+
+def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float, seed: int) -> Domains | None:
+    """The tables left after the reference solver's filters; None if one empties.
+
+    The filters are `reference.candidate_words`: length, minimum score and
+    prefilled letters, then with `fixpoint` arc consistency over every
+    crossing (which also drops a word forced in one light from the others of
+    its length). Reusing it keeps one arc-consistency code in the project, and
+    its bitset domains are cheap to turn into table rows. Raises
+    `reference.DeadlineReached` past `deadline`.
+    """
+    candidates = reference.candidate_words(problem, arc_consistent=fixpoint, deadline=deadline, seed=seed)
+    if candidates is None:
+        return None
+    encoded: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    tables = []
+    for light, cand in zip(problem.lights.lights, candidates):
+        if light.length not in encoded:
+            encoded[light.length] = (_encode(cand.words, light.length), np.array(cand.scores))
+        letters, scores = encoded[light.length]
+        rows = _bit_positions(cand.domain, len(cand.words))
+        tables.append(Table(letters[rows], rows, scores[rows]))
+    return _domains(problem, tables, narrow=fixpoint)
+
+
+def _encode(words: tuple[str, ...], length: int) -> np.ndarray:
+    """Words of one length as a (words, length) array of letter codes 0..25."""
+    data = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
+    return (data - ord("A")).reshape(len(words), length)
+
+
+def _bit_positions(bitset: int, size: int) -> np.ndarray:
+    """The positions of the set bits of a Python int, ascending."""
+    raw = np.frombuffer(bitset.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+
+def _domains(problem: FillProblem, tables: list[Table], *, narrow: bool) -> Domains:
+    """Index the cells; if `narrow`, restrict each to the letters its lights can place."""
+    lights = problem.lights
+    cells = [c for c in problem.grid.cells() if lights.cell_lights.get(c)]
+    cell_index = {c: i for i, c in enumerate(cells)}
+    light_cells = [np.array([cell_index[c] for c in light.cells], dtype=np.intp) for light in lights.lights]
+    allowed = _placeable(tables, light_cells, len(cells)) if narrow \
+        else np.ones((len(cells), len(ALPHABET)), dtype=bool)
+    return Domains(cells, cell_index, allowed, tables, light_cells)
+
+
+def _placeable(tables: list[Table], light_cells: list[np.ndarray], num_cells: int) -> np.ndarray:
+    """(cells, 26): the letters every light through a cell can place there.
+
+    After arc consistency all lights through a cell agree, so no row is empty.
+    """
+    allowed = np.ones((num_cells, len(ALPHABET)), dtype=bool)
+    for table, cell_ids in zip(tables, light_cells):
+        for pos, cell_id in enumerate(cell_ids):
+            placed = np.zeros(len(ALPHABET), dtype=bool)
+            placed[table.letters[:, pos]] = True
+            allowed[cell_id] &= placed
+    return allowed
+
+
+# --- model --------------------------------------------------------------------------
+
+
+def _build_model(problem: FillProblem, domains: Domains,
+                 maximize: bool) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The CP-SAT model and its letter variables, parallel to `domains.cells`."""
+    model = cp_model.CpModel()
+    lights = problem.lights.lights
+    # Variables: one letter per cell, its domain already narrowed by the pre-pass.
+    letter_vars = [
+        model.new_int_var_from_domain(cp_model.Domain.from_values(np.flatnonzero(row).tolist()), f"cell_{x}_{y}")
+        for (x, y), row in zip(domains.cells, domains.allowed)
+    ]
+    score_vars: list[cp_model.IntVar] = []
+    # Constraints: one table per light over its letters (+ its word's score).
+    for light, table, cell_ids in zip(lights, domains.tables, domains.light_cells):
+        columns = [letter_vars[c] for c in cell_ids]
+        rows = table.letters
+        if maximize:
+            score_vars.append(model.new_int_var(int(table.scores.min()), int(table.scores.max()),
+                                                f"score_{light.label}"))
+            columns.append(score_vars[-1])
+            rows = np.hstack([rows, table.scores[:, None]])
+        model.add_allowed_assignments(columns, rows.tolist())
+    # Constraints: no word twice.
+    if not problem.rules.allow_repeats:
+        for i, j in _may_repeat(lights, domains.tables):
+            _add_differ(model, [letter_vars[c] for c in domains.light_cells[i]],
+                        [letter_vars[c] for c in domains.light_cells[j]])
+    # Objective: the total word score, if asked for.
+    if maximize:
+        model.maximize(sum(score_vars))
+    return model, letter_vars
+
+
+def _may_repeat(lights: tuple[Light, ...], tables: list[Table]) -> Iterable[tuple[int, int]]:
+    """Pairs of lights that could read the same word: same length, and a word
+    left in both tables. Words of different lengths never collide."""
+    by_length: dict[int, list[int]] = {}
+    for i, light in enumerate(lights):
+        by_length.setdefault(light.length, []).append(i)
+    for group in by_length.values():
+        for k, i in enumerate(group):
+            for j in group[k + 1:]:
+                if np.intersect1d(tables[i].ids, tables[j].ids, assume_unique=True).size:
+                    yield i, j
+
+
+def _add_differ(model: cp_model.CpModel, first: list[cp_model.IntVar], second: list[cp_model.IntVar]) -> None:
+    """The two lights read different words: some position holds different letters.
+
+    Cheaper than a word-id column in each table with an all-different per
+    length: that needs an integer per light with thousands of values, which
+    CP-SAT encodes value by value in presolve (van Beek 15.04 with the 73k
+    `words` list: 26 s of CPU against 7.8 s here, 6.4 s with repeats allowed).
+    """
+    differs = []  # empty (so infeasible) only for one cell read across and down
+    for a, b in zip(first, second):
+        if a is b:  # the lights cross here, at the same position: never differs
+            continue
+        differs.append(model.new_bool_var(""))
+        model.add(a != b).only_enforce_if(differs[-1])
+    model.add_bool_or(differs)
+
+
+def _add_hint(model: cp_model.CpModel, letter_vars: list[cp_model.IntVar], cell_index: dict[Cell, int],
+              hint: Fill) -> None:
+    for cell, letter in hint.items():
+        if cell in cell_index:
+            model.add_hint(letter_vars[cell_index[cell]], ALPHABET.index(letter))
+
+
+# --- statistics ---------------------------------------------------------------------
+
+
+def _solver_stats(solver: cp_model.CpSolver) -> dict[str, int | float]:
+    found = _SEARCH_START.search(solver.response_proto.solve_log)
+    # No search line means presolve settled the model (or ran out of time).
+    presolve_s = float(found.group(1)) if found else solver.wall_time
+    return {"conflicts": solver.num_conflicts, "branches": solver.num_branches,
+            "presolve_s": presolve_s, "cpsat_s": solver.wall_time}
