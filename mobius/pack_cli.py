@@ -10,10 +10,18 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from cpmodel.errors import InputError
-from generators.pack import PackError, Progress as PackProgress, build_pack
+from generators.pack import PackError, build_pack
+from generators.pack import Progress as PackProgress
 
 app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -62,7 +70,8 @@ def crossword_command(
     height: Annotated[int, typer.Option("--height", min=3, max=25)] = 5,
     surface: Annotated[str, typer.Option("--surface")] = "mobius",
     dictionary: Annotated[str, typer.Option("--dict", help="en, en-small, words, or a file.")] = "en",
-    min_score: Annotated[int, typer.Option("--min-score", min=0, max=100)] = 0,
+    min_score: Annotated[int, typer.Option("--min-score", min=0, max=100,
+                                           help="Skip words scored lower (30 keeps to words met in print).")] = 30,
     solver: Annotated[str, typer.Option("--solver", help="reference or cpsat (name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,
     workers: WorkersOpt = os.cpu_count() or 1,

@@ -1,0 +1,279 @@
+"""Benchmark suites: named lists of instances, with expected answers where known.
+
+Covers: `Instance` (a picklable, JSON-able description of one problem — the
+grid rows or the slider start travel with it, so a child process rebuilds the
+problem without reading the suite again), `Suite` (its instances, default
+solvers and time limit), the suites themselves (`SUITES`), and per family
+how to build the problem, verify an answer and summarise it (`FAMILIES`).
+
+The suites:
+
+- ``xw-vanbeek``: the 72 van Beek grids (as bundled with Gecode's crossword
+  example, whose slots are all runs of two or more white cells, hence
+  minimum light length 2) with the `words` list (Debian wamerican). No word
+  may repeat (the project's default rule, and Qxw's). Expected answers are
+  only those that hold for this list: see `VANBEEK_EXPECTED`.
+- ``xw-mobius``: seeded Möbius patterns from `generators.patterns`, 5×8 to
+  15×7, with `en`; ``xw-surfaces``: the same sizes on the cylinder, torus
+  and Klein bottle. Satisfiability is not known in advance: the solvers must
+  agree with one another.
+- ``slider-ring``, ``slider-3x3``: seeded random walks of fixed lengths from
+  the goal. Solvable by construction; the walk length bounds the optimal
+  length from above, and the optimal solvers must agree on it.
+- ``slider-korf``: Korf's 100 15-puzzle instances with their published
+  optimal lengths; ``slider-korf10``: the first ten.
+- ``quick``: a few instances of each kind, for the tests (about a minute).
+
+Leaves out: running anything (`harness.py`) and reporting (`report.py`).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from cpmodel.crossword import verify as crossword_verify
+from cpmodel.crossword.grid import Grid, from_json, read_grid, to_json
+from cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from cpmodel.errors import InputError
+from cpmodel.slider import verify as slider_verify
+from cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
+from dictionaries import load
+from generators.pack import derive_seed
+from generators.patterns import PatternSpec, generate_pattern
+
+CROSSWORD, SLIDER = "crossword", "slider"
+SOLVED, UNSAT = "SOLVED", "UNSAT"  # the expected answers, spelt as `Status` values
+
+# The shared reference data sits next to the repository: ../shared/data/ from its root.
+DATA_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+VANBEEK_DIR = DATA_DIR / "crossword" / "vanbeek"
+KORF_FILE = DATA_DIR / "slider" / "korf100.txt"
+
+# Gecode's crossword example, the usual carrier of these grids, makes every
+# run of two or more white cells a slot.
+VANBEEK_MIN_LENGTH = 2
+VANBEEK_DICTIONARY = "words"
+# Samaras & Stergiou (JAIR 24, 2005) give 15.02, 15.07, 19.02, 19.08 SAT
+# with their `words` list, and 23.01 has 23-letter slots, a length with no
+# word in wamerican. Their UNSAT grids 15.04, 19.05 and 19.10 are *not*
+# listed: today's wamerican (73,674 entries) fills them — the reference
+# solver finds fills that the independent verifier accepts — so the
+# published status belongs to another dictionary.
+VANBEEK_EXPECTED = {"15.02": SOLVED, "15.07": SOLVED, "19.02": SOLVED, "19.08": SOLVED, "23.01": UNSAT}
+VANBEEK_NOTES = {name: "published UNSAT with the 2005 `words` list; that does not carry over to wamerican"
+                 for name in ("15.04", "19.05", "19.10")}
+
+GENERATED_SIZES = ((5, 8), (7, 5), (9, 5), (11, 5), (11, 7), (13, 7), (15, 7))  # (width, height)
+GENERATED_SEEDS_PER_SIZE = 3
+GENERATED_DICTIONARY = "en"
+OTHER_SURFACES = ("cylinder", "torus", "klein")
+
+RING_DEPTHS = (8, 16, 24, 32)
+GRID3_DEPTHS = (10, 20, 30, 40, 60)
+SCRAMBLES_PER_DEPTH = 3
+KORF_BOARD = "grid:4x4"  # Korf's goal 0 1 … 15 (blank top-left) is this board's default goal
+
+CROSSWORD_SOLVERS = ("reference", "cpsat", "qxw")
+SMALL_SLIDER_SOLVERS = ("bfs", "astar", "idastar", "cpsat")
+# Breadth-first search and the time-expanded CP-SAT model cannot reach the
+# 15-puzzle's depths of 41-66 moves; the heuristic searches can.
+KORF_SOLVERS = ("idastar", "astar")
+
+# Per-run limits: a generous one for the real suites, and one for `quick`
+# short enough to finish in about a minute yet long enough on a busy
+# 2-core machine for most solvers to decide its small instances (a timeout
+# is no failure: only disagreements are).
+DEFAULT_TIME_LIMIT_S = 60.0
+QUICK_TIME_LIMIT_S = 10.0
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One problem of a suite. `params` is JSON-able; see `FAMILIES[family].build`."""
+
+    suite: str
+    name: str
+    family: str
+    params: Mapping[str, Any]
+    expected: str | None = None  # SOLVED / UNSAT where known
+    expected_length: int | None = None  # optimal slider length where known
+    max_length: int | None = None  # an upper bound on the optimal length (a random walk's length)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    description: str
+    build: Callable[[int], list[Instance]]  # seed -> instances
+    solvers: Mapping[str, tuple[str, ...]]  # family -> default solver specs
+    time_limit: float = DEFAULT_TIME_LIMIT_S
+
+
+# --- the families: build, verify, summarise --------------------------------------
+
+@dataclass(frozen=True)
+class Family:
+    build: Callable[[Mapping[str, Any]], Any]  # params -> problem
+    verify: Callable[[Any, Any], list[str]]  # (problem, solution) -> problems found
+    length: Callable[[Any], int | None]  # solution -> its length, where lengths are compared
+    encode: Callable[[Any, Any], Any]  # (problem, solution) -> JSON-able form
+
+
+def build_crossword(params: Mapping[str, Any]) -> FillProblem:
+    grid = from_json(params["grid"], source="instance grid")
+    words = load(params["dictionary"])
+    return FillProblem(grid, words, FillRules(min_length=params["min_length"]))
+
+
+def encode_fill(problem: FillProblem, fill: Fill) -> list[str]:
+    """The filled grid's rows: compact, and readable in records.json."""
+    return list(problem.grid.with_letters(fill).rows)
+
+
+def build_slider(params: Mapping[str, Any]) -> SliderProblem:
+    board = preset(params["board"])
+    blanks = params.get("blanks", 1)
+    goal = tuple(params["goal"]) if params.get("goal") else default_goal(board, blanks)
+    return SliderProblem(board, tuple(params["start"]), goal, blanks)
+
+
+FAMILIES: dict[str, Family] = {
+    CROSSWORD: Family(build_crossword, crossword_verify.verify, lambda fill: None, encode_fill),
+    SLIDER: Family(build_slider, slider_verify.verify, len, lambda problem, moves: list(moves)),
+}
+
+
+def build_problem(instance: Instance) -> Any:
+    return FAMILIES[instance.family].build(instance.params)
+
+
+# --- crossword suites -----------------------------------------------------------
+
+def crossword_params(grid: Grid, dictionary: str, min_length: int) -> dict[str, Any]:
+    return {"grid": to_json(grid), "dictionary": dictionary, "min_length": min_length}
+
+
+def vanbeek_instances(suite: str, names: Sequence[str] | None = None) -> list[Instance]:
+    paths = sorted(VANBEEK_DIR.glob("*.txt"))
+    if not paths:
+        raise InputError(f"no van Beek grids found in {VANBEEK_DIR}")
+    chosen = [p for p in paths if names is None or p.stem in names]
+    return [Instance(suite, p.stem, CROSSWORD,
+                     crossword_params(read_grid(p), VANBEEK_DICTIONARY, VANBEEK_MIN_LENGTH),
+                     expected=VANBEEK_EXPECTED.get(p.stem), note=VANBEEK_NOTES.get(p.stem, ""))
+            for p in chosen]
+
+
+def generated_instance(suite: str, surface: str, width: int, height: int, index: int, seed: int) -> Instance:
+    """A seeded pattern with the generator's defaults (lights of 3+, all checked, rot180)."""
+    spec = PatternSpec(width, height, surface)
+    pattern_seed = derive_seed(seed, "pattern", surface, width, height, index)
+    grid = generate_pattern(spec, pattern_seed)
+    params = crossword_params(grid, GENERATED_DICTIONARY, spec.min_length)
+    params["pattern_seed"] = pattern_seed
+    return Instance(suite, f"{surface}-{width}x{height}-{index}", CROSSWORD, params)
+
+
+def generated_instances(suite: str, surfaces: Sequence[str], seed: int) -> list[Instance]:
+    return [generated_instance(suite, surface, w, h, k, seed)
+            for surface in surfaces for w, h in GENERATED_SIZES for k in range(GENERATED_SEEDS_PER_SIZE)]
+
+
+# --- slider suites --------------------------------------------------------------
+
+def scramble_instance(suite: str, board_name: str, depth: int, index: int, seed: int) -> Instance:
+    """The goal after a seeded random walk of `depth` slides: solvable, optimal length ≤ depth."""
+    board = preset(board_name)
+    rng_seed = derive_seed(seed, "scramble", board_name, depth, index)
+    start = random_walk(board, default_goal(board), depth, random.Random(rng_seed))
+    params = {"board": board_name, "start": list(start), "walk_seed": rng_seed}
+    label = board.label.removeprefix("grid:")  # "3x3-d14-0" rather than "grid:3x3-d14-0"
+    return Instance(suite, f"{label}-d{depth}-{index}", SLIDER, params, expected=SOLVED, max_length=depth)
+
+
+def scramble_instances(suite: str, board_name: str, depths: Sequence[int], seed: int) -> list[Instance]:
+    return [scramble_instance(suite, board_name, d, k, seed) for d in depths for k in range(SCRAMBLES_PER_DEPTH)]
+
+
+@lru_cache(maxsize=1)
+def korf_table() -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Korf's 100: (tiles row-major with 0 = blank, optimal length), in file order."""
+    if not KORF_FILE.exists():
+        raise InputError(f"Korf's instances not found at {KORF_FILE}")
+    rows = []
+    for number, line in enumerate(KORF_FILE.read_text(encoding="utf-8").splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        values = [int(v) for v in line.split()]
+        if len(values) != 17:
+            raise InputError(f"expected 16 tiles and a length, got {len(values)} numbers", source=str(KORF_FILE),
+                             line=number)
+        rows.append((tuple(values[:16]), values[16]))
+    return tuple(rows)
+
+
+def korf_instances(suite: str, count: int | None = None) -> list[Instance]:
+    return [Instance(suite, f"korf-{i:03d}", SLIDER, {"board": KORF_BOARD, "start": list(tiles)},
+                     expected=SOLVED, expected_length=length)
+            for i, (tiles, length) in enumerate(korf_table()[:count], start=1)]
+
+
+# --- quick ----------------------------------------------------------------------
+
+QUICK_VANBEEK = ("05.05", "23.01")  # a small SAT grid and the UNSAT one
+
+
+def quick_instances(seed: int) -> list[Instance]:
+    suite = "quick"
+    return [*vanbeek_instances(suite, QUICK_VANBEEK),
+            generated_instance(suite, "mobius", 7, 5, 0, seed),
+            generated_instance(suite, "torus", 7, 5, 0, seed),
+            scramble_instance(suite, "ring", 12, 0, seed),
+            scramble_instance(suite, "grid:3x3", 14, 0, seed)]
+
+
+# --- the table ------------------------------------------------------------------
+
+SUITES: dict[str, Suite] = {s.name: s for s in (
+    Suite("xw-vanbeek", "72 van Beek grids, `words` list, lights of 2+",
+           lambda seed: vanbeek_instances("xw-vanbeek"), {CROSSWORD: CROSSWORD_SOLVERS}),
+    Suite("xw-mobius", "seeded Möbius patterns 5x8 to 15x7, `en`",
+           lambda seed: generated_instances("xw-mobius", ("mobius",), seed), {CROSSWORD: CROSSWORD_SOLVERS}),
+    Suite("xw-surfaces", "the xw-mobius sizes on cylinder, torus and Klein bottle, `en`",
+           lambda seed: generated_instances("xw-surfaces", OTHER_SURFACES, seed), {CROSSWORD: CROSSWORD_SOLVERS}),
+    Suite("slider-ring", "ring board, random walks of 8-32 slides",
+           lambda seed: scramble_instances("slider-ring", "ring", RING_DEPTHS, seed), {SLIDER: SMALL_SLIDER_SOLVERS}),
+    Suite("slider-3x3", "8-puzzle, random walks of 10-60 slides",
+           lambda seed: scramble_instances("slider-3x3", "grid:3x3", GRID3_DEPTHS, seed),
+           {SLIDER: SMALL_SLIDER_SOLVERS}),
+    Suite("slider-korf", "Korf's 100 15-puzzles with published optimal lengths",
+           lambda seed: korf_instances("slider-korf"), {SLIDER: KORF_SOLVERS}),
+    Suite("slider-korf10", "the first ten of Korf's 100",
+           lambda seed: korf_instances("slider-korf10", 10), {SLIDER: KORF_SOLVERS}),
+    Suite("quick", "a few of each kind, about a minute (used by the tests)", quick_instances,
+           {CROSSWORD: CROSSWORD_SOLVERS, SLIDER: SMALL_SLIDER_SOLVERS}, QUICK_TIME_LIMIT_S),
+)}
+
+
+def select_instances(instances: Sequence[Instance], patterns: Sequence[str]) -> list[Instance]:
+    """The instances whose name matches one of the shell-style `patterns` (all if there are none)."""
+    if not patterns:
+        return list(instances)
+    chosen = [i for i in instances if any(fnmatch.fnmatchcase(i.name, p) for p in patterns)]
+    if not chosen:
+        raise InputError(f"no instance matches {', '.join(patterns)}; names look like {instances[0].name!r}")
+    return chosen
+
+
+def get_suite(name: str) -> Suite:
+    if name not in SUITES:
+        raise InputError(f"unknown suite {name!r}; expected one of {', '.join(SUITES)}")
+    return SUITES[name]

@@ -1,0 +1,89 @@
+"""`mobius bench`: run a benchmark suite, write records, report and plots.
+
+Covers: the one `bench` command (registered in `mobius.cli` as a command of
+the top-level app, so its options follow `mobius bench` directly), its
+progress lines, the notes on solvers left out, and its exit codes — 0 all
+answers agree, 1 a disagreement (printed loudly on stderr and in
+report.md), 2 bad input (an `InputError`, printed by `mobius.cli.main`).
+Leaves out: suites, running, agreement and reporting, which live in
+`benchmarks`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from benchmarks.harness import (
+    Record,
+    RunConfig,
+    check_agreement,
+    errors_of,
+    make_jobs,
+    parse_solver_list,
+    plan_solvers,
+    run_jobs,
+)
+from benchmarks.report import write_outputs
+from benchmarks.suites import SUITES, get_suite, select_instances
+
+EXIT_DISAGREEMENT = 1
+
+SuiteOpt = Annotated[str, typer.Option(
+    "--suite", help="; ".join(f"{name}: {suite.description}" for name, suite in SUITES.items()) + ".")]
+SolversOpt = Annotated[Optional[str], typer.Option(
+    "--solvers", help="Solver specs separated by ',' or ';'. A ',' followed by key=value continues the options "
+                      "of the solver before it: 'reference:select=mrv,inference=fc,cpsat:workers=2' is two "
+                      "solvers. Default: the suite's solvers.")]
+TimeLimitOpt = Annotated[Optional[float], typer.Option(
+    "--time-limit", help="Seconds per run (the solver's own limit; a hard backstop kills it a little later). "
+                         "Default: the suite's.")]
+RepeatsOpt = Annotated[int, typer.Option("--repeats", help="Runs per instance and solver (seed + repeat).")]
+JobsOpt = Annotated[int, typer.Option("--jobs", help="Runs at once. Timings are only fair with 1 on a small machine.")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seeds the generated instances and the solvers.")]
+BaselineOpt = Annotated[Optional[str], typer.Option(
+    "--baseline", help="The solver spec the report compares against. Default: the first solver.")]
+InstancesOpt = Annotated[Optional[str], typer.Option(
+    "--instances", help="Only instances whose name matches one of these comma-separated patterns, e.g. '15.*,05.01'.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Directory for records.csv/json, report.md and the plots.")]
+
+
+def _progress(record: Record, done: int, total: int) -> None:
+    time_s = "" if record.wall_s is None else f" {record.wall_s:.2f}s"
+    check = {True: " verified", False: " REJECTED BY THE VERIFIER", None: ""}[record.verified]
+    print(f"[{done}/{total}] {record.instance} {record.solver} #{record.repeat}: {record.status}{time_s}{check}",
+          flush=True)
+
+
+def bench(suite: SuiteOpt, out: OutOpt, solvers: SolversOpt = None, time_limit: TimeLimitOpt = None,
+          repeats: RepeatsOpt = 1, jobs: JobsOpt = 1, seed: SeedOpt = 0, baseline: BaselineOpt = None,
+          instances: InstancesOpt = None) -> None:
+    """Run every solver on every instance of a suite, check they agree, and report."""
+    chosen = get_suite(suite)
+    config = RunConfig(time_limit=chosen.time_limit if time_limit is None else time_limit, repeats=repeats,
+                       jobs=jobs, seed=seed)
+    selected = select_instances(chosen.build(seed), [p.strip() for p in (instances or "").split(",") if p.strip()])
+    plan = plan_solvers(chosen, {i.family for i in selected}, parse_solver_list(solvers) if solvers else None)
+    if baseline is not None:
+        plan.require(baseline)
+    for note in plan.left_out:
+        print(f"note: {note}", file=sys.stderr)
+    records = run_jobs(make_jobs(selected, plan, config), config, on_record=_progress)
+    disagreements = check_agreement(records)
+    meta = {"suite": suite, "solvers": {f: list(s) for f, s in plan.by_family.items()},
+            "time_limit_s": config.time_limit, "repeats": repeats, "jobs": jobs, "seed": seed,
+            "baseline": baseline, "instances": instances, "backstop_grace_s": config.grace}
+    written = write_outputs(records, out, baseline=baseline, disagreements=disagreements,
+                            notes=plan.left_out, meta=meta)
+    for warning in errors_of(records):
+        print(f"warning: run ended in ERROR: {warning}", file=sys.stderr)
+    print(f"{len(records)} runs; wrote {', '.join(p.name for p in written if p.suffix != '.svg')} to {out}")
+    if disagreements:
+        print("\n" + "!" * 72 + f"\nDISAGREEMENT: {len(disagreements)} problem(s)", file=sys.stderr)
+        for d in disagreements:
+            print(f"  {d}", file=sys.stderr)
+        print("!" * 72, file=sys.stderr)
+        raise typer.Exit(EXIT_DISAGREEMENT)
