@@ -35,9 +35,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cpmodel.errors import InputError
+from generators.export.html import pack_index
 from generators.puzzles import encode
 
 MANIFEST = "manifest.json"
+INDEX = "index.html"
 PUZZLE_DIR = "puzzles"
 
 
@@ -254,7 +256,7 @@ def _prepare(spec: PackSpec, out: Path, resume: bool) -> dict[int, dict[str, Any
 
 
 def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[int, Mapping[str, Any]],
-                    timings: Mapping[int, float], started: float, complete: bool) -> None:
+                    timings: Mapping[int, float], started: float, complete: bool) -> dict[str, Any]:
     manifest = {
         "tool": "mobius-puzzles", "version": tool_version(), "command": command, "kind": spec.kind,
         "seed": spec.seed, "parameters": spec.parameters(), **spec.describe(),
@@ -265,6 +267,7 @@ def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[in
                     "per_puzzle_s": {f"{i + 1:04d}": round(t, 4) for i, t in sorted(timings.items())}},
     }
     write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+    return manifest
 
 
 def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any]) -> None:
@@ -313,7 +316,8 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     for index in range(spec.count):
         for name, data in spec.exports(puzzles[index]).items():
             write_atomic(out / PUZZLE_DIR / f"{index + 1:04d}{name}", data)
-    _write_manifest(spec, out, command, puzzles, timings, started, complete=True)
+    manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True)
+    write_atomic(out / INDEX, pack_index(manifest, [puzzles[i] for i in range(spec.count)]).encode("utf-8"))
     return puzzles
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from generators.export import Puzzle, is_wrapped
 from generators.export.exolve import to_exolve
+from generators.export.html import html_page
 from generators.export.ipuz import to_ipuz
 from generators.export.puz import to_puz
 from generators.export.qxw import to_qxw_deck
@@ -34,9 +35,11 @@ CROSSWORD_EXPORTS: dict[str, Callable[[Puzzle], bytes]] = {
 
 def export_all(puzzle: Puzzle) -> dict[str, bytes]:
     """File suffix -> contents for every format that can hold `puzzle`."""
+    # The player page sits beside the JSON, named as the pack index links it.
+    player = {".html": html_page(puzzle).encode("utf-8")}
     if puzzle["kind"] == "slider":
-        return {".svg": slider_svg(puzzle).encode("utf-8")}
-    files = {suffix: make(puzzle) for suffix, make in CROSSWORD_EXPORTS.items()}
+        return {**player, ".svg": slider_svg(puzzle).encode("utf-8")}
+    files = {**player, **{suffix: make(puzzle) for suffix, make in CROSSWORD_EXPORTS.items()}}
     if is_wrapped(puzzle):
         # Paper can make a strip glued left to right (cylinder, Möbius) only.
         if puzzle["glue"]["bottom"][0] is None and puzzle["glue"]["right"][0] is not None:
