@@ -218,7 +218,7 @@ def _package_version(name: str) -> str:
         return "absent"
 
 
-def _cpu_model() -> str:
+def cpu_model() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as handle:
             for line in handle:
@@ -229,11 +229,16 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
+def machine() -> str:
+    """One line naming the machine, for the head of a results table."""
+    return f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
 def environment() -> dict[str, Any]:
     """The machine and package versions stamped on every record."""
     return {"python_version": platform.python_version(), "ortools_version": _package_version("ortools"),
             "numpy_version": _package_version("numpy"), "cpu_cores": os.cpu_count() or 0,
-            "cpu_model": _cpu_model()}
+            "cpu_model": cpu_model()}
 
 
 # --- the child process -----------------------------------------------------------

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
-import platform
 import random
 import statistics
 import tempfile
@@ -33,6 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from benchmarks.harness import machine
 from cpmodel.slider.board import (
     SliderProblem,
     State,
@@ -66,18 +65,6 @@ def load_korf(path: Path = KORF_FILE) -> list[tuple[State, int]]:
 
 
 # --- reporting ------------------------------------------------------------------------
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
-
 
 def markdown(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

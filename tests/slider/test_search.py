@@ -116,31 +116,29 @@ def test_solvers_agree_on_8_puzzle_against_the_table() -> None:
             assert len(result.solution) == dist[rank_state(start)], (seed, solver.name)
 
 
-def test_korf_short_instances_with_distance_heuristic() -> None:
+def solve_korf(spec: str, numbers: tuple[int, ...], heuristic: str) -> None:
+    """Korf's instances `numbers` (1-based) solved optimally by `spec`."""
     instances = load_korf(data_file("korf100.txt"))
     board = preset("grid:4x4")
-    solver = get_solver("slider", "idastar:heuristic=distance")
-    for number in (42, 55, 79):  # the three cheapest for Manhattan IDA* (< 0.5 M nodes)
+    solver = get_solver("slider", spec)
+    for number in numbers:
         start, length = instances[number - 1]
         problem = SliderProblem(board, start, default_goal(board))
         result = solver.solve(problem)
         assert verify(problem, result.solution) == []
         assert len(result.solution) == length
-        assert result.stats["heuristic"] == "distance"
+        assert result.stats["heuristic"] == heuristic
+
+
+def test_korf_short_instances_with_distance_heuristic() -> None:
+    # The three cheapest for Manhattan IDA* (< 0.5 M nodes).
+    solve_korf("idastar:heuristic=distance", (42, 55, 79), "distance")
 
 
 @pytest.mark.slow
 def test_korf_short_instances_with_pattern_databases() -> None:
-    instances = load_korf(data_file("korf100.txt"))
-    board = preset("grid:4x4")
-    solver = get_solver("slider", "idastar:heuristic=pdb")
-    for number in (16, 42, 55, 79):  # optimal lengths 42, 42, 41, 42
-        start, length = instances[number - 1]
-        problem = SliderProblem(board, start, default_goal(board))
-        result = solver.solve(problem)
-        assert verify(problem, result.solution) == []
-        assert len(result.solution) == length
-        assert result.stats["heuristic"] == "pdb:3-6-6+mirror"
+    # Optimal lengths 42, 42, 41, 42.
+    solve_korf("idastar:heuristic=pdb", (16, 42, 55, 79), "pdb:3-6-6+mirror")
 
 
 # --- heuristics -----------------------------------------------------------------------
