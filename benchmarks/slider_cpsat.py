@@ -1,14 +1,14 @@
 """Benchmark of the slider CP-SAT solver: time to prove an optimal length.
 
 Covers: the two depth-31 8-puzzle instances (the antipodes of the goal
-0 1 … 8, found here by BFS rather than trusted from a list), seeded deep
-scrambles of the ring board (optimal lengths by BFS), the shortest Korf (1985)
+0 1 … 8, found here by BFS rather than trusted from a list), ring states
+drawn one from each of the deepest BFS layers, the shortest Korf (1985)
 15-puzzle instances (optimal lengths from the data file), each with the
-requested worker counts, and an ablation that switches off one trick of
-`cpmodel.slider.cpsat.Tricks` at a time
-(and the sum bounds switched on). Every answer is replayed by the
-independent verifier and compared with the known optimum. Prints Markdown
-tables headed by the machine (CPU model, cores) and the command line.
+requested worker counts, and an ablation that switches one trick of
+`cpmodel.slider.cpsat.Tricks` from its default at a time. Every answer is
+replayed by the independent verifier and compared with the known optimum.
+Prints Markdown tables headed by the machine (CPU model, cores) and the
+command line.
 
 Leaves out: the comparison with the search solvers (the general harness runs
 solvers × instances) and plots.
@@ -20,8 +20,6 @@ solvers × instances) and plots.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import sys
 import time
@@ -30,9 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-# Imported up front so that its one-off cost (sympy, about half a second) is
-# not billed to the first instance that reaches the solver's lazy group test.
-import cpmodel.slider.group  # noqa: F401
+from benchmarks.harness import machine
 from cpmodel.slider.board import BLANK, SliderProblem, State, default_goal, preset
 from cpmodel.slider.verify import verify
 from cpmodel.solver import get_solver
@@ -64,6 +60,7 @@ class Row:
     wall_s: float
     cpu_s: float
     horizons: int
+    proved_none_up_to: int | None  # no solution of length ≤ this (a TIMEOUT's progress)
     conflicts: int
     verified: bool
 
@@ -98,13 +95,14 @@ def eight_puzzle_antipodes() -> list[Instance]:
 
 
 def ring_scrambles(count: int, seed: int) -> list[Instance]:
-    """`count` ring states drawn (seeded) from the deepest BFS layers."""
+    """One ring state (seeded pick) from each of the `count` deepest BFS layers."""
     board = preset("ring")
     goal = default_goal(board)
     distances = goal_distances(SliderProblem(board, goal, goal))
-    depth = max(distances.values())
-    deep = sorted(s for s, d in distances.items() if d >= depth - 4)
-    picks = random.Random(seed).sample(deep, count)
+    deepest = max(distances.values())
+    rng = random.Random(seed)
+    picks = [rng.choice(sorted(s for s, d in distances.items() if d == depth))
+             for depth in range(deepest, deepest - count, -1)]
     return [Instance(f"ring {' '.join(map(str, s))}", SliderProblem(board, s, goal), distances[s]) for s in picks]
 
 
@@ -130,29 +128,26 @@ def run(instance: Instance, spec: str, time_limit: float, seed: int) -> Row:
     length = None if result.solution is None else len(result.solution)
     verified = result.solution is not None and not verify(instance.problem, result.solution)
     return Row(instance.name, spec, result.status.value, length, instance.optimum, result.wall_s, cpu,
-               int(result.stats.get("horizons_tried", 0)), int(result.stats.get("conflicts", 0)), verified)
+               int(result.stats.get("horizons_tried", 0)), _optional_int(result.stats.get("no_solution_up_to")),
+               int(result.stats.get("conflicts", 0)), verified)
 
 
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return f"{model}, {os.cpu_count()} cores, load average {load:.1f} at start, Python {platform.python_version()}"
+def _optional_int(value: float | None) -> int | None:
+    return None if value is None else int(value)
 
 
 def markdown(rows: Sequence[Row]) -> str:
-    head = ("| instance | solver | status | length | optimum | wall s | CPU s | horizons | conflicts | verified |\n"
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---|")
-    body = [f"| {r.instance} | `{r.solver}` | {r.status} | {'' if r.length is None else r.length} | {r.optimum} "
-            f"| {r.wall_s:.2f} | {r.cpu_s:.2f} | {r.horizons} | {r.conflicts} | {'yes' if r.verified else 'no'} |"
+    head = ("| instance | solver | status | length | optimum | wall s | CPU s | horizons | none ≤ | conflicts "
+            "| verified |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    body = [f"| {r.instance} | `{r.solver}` | {r.status} | {_blank_if_none(r.length)} | {r.optimum} "
+            f"| {r.wall_s:.2f} | {r.cpu_s:.2f} | {r.horizons} | {_blank_if_none(r.proved_none_up_to)} "
+            f"| {r.conflicts} | {'yes' if r.verified else 'no'} |"
             for r in rows]
     return "\n".join([head, *body])
+
+
+def _blank_if_none(value: int | None) -> str:
+    return "" if value is None else str(value)
 
 
 def suite_instances(suite: str, args: argparse.Namespace) -> list[Instance]:
@@ -162,7 +157,7 @@ def suite_instances(suite: str, args: argparse.Namespace) -> list[Instance]:
         return ring_scrambles(args.ring_count, args.seed)
     if suite == "korf":
         return korf_instances(args.korf, args.korf_file)
-    # The ablation: one depth-31 8-puzzle and one deep ring scramble, since
+    # The ablation: one depth-31 8-puzzle and one depth-31 ring state, since
     # some tricks switched off cost minutes.
     return eight_puzzle_antipodes()[:1] + ring_scrambles(1, args.seed)
 
