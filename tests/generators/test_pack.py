@@ -127,3 +127,15 @@ def test_dask_executor_gives_the_same_bytes(tmp_path: Path) -> None:
         build_pack(SLIDER, tmp_path / "dask", executor="dask", scheduler=client)
     build_pack(SLIDER, tmp_path / "local", workers=1)
     assert puzzle_bytes(tmp_path / "dask") == puzzle_bytes(tmp_path / "local")
+
+
+def test_puzzle_files_follow_the_json_schema(tmp_path: Path) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(__file__).resolve().parents[2] / "generators" / "schema" / "puzzle.schema.json")
+                        .read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    for spec, name in ((CROSSWORD, "c"), (SLIDER, "s")):
+        for puzzle in build_pack(spec, tmp_path / name).values():
+            jsonschema.validate(puzzle, schema, cls=jsonschema.Draft202012Validator)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"kind": "slider", "board": {}}, schema, cls=jsonschema.Draft202012Validator)
