@@ -56,16 +56,17 @@ def _deadline(time_limit: float | None) -> float:
     return math.inf if time_limit is None else time.perf_counter() + time_limit
 
 
-def unreachable_reason(problem: SliderProblem) -> str | None:
-    """Why the goal cannot be reached (one blank, via `group.py`), or None if reachable or unknown."""
+def refuted_by_group(problem: SliderProblem, stats: Stats) -> bool:
+    """One blank: the group test (`group.py`) decides unreachability before
+    any search, and its reason goes into `stats`. Several blanks: False."""
     if problem.blanks != 1:
-        return None
-    try:
-        from cpmodel.slider.group import is_reachable  # lazy: sympy is slow to import
-    except ImportError:
-        return None
+        return False
+    from cpmodel.slider.group import is_reachable  # lazy: sympy is slow to import
+
     reachable, reason = is_reachable(problem)
-    return None if reachable else reason
+    if not reachable:
+        stats["unreachable"] = reason
+    return not reachable
 
 
 def _run(name: str, problem: SliderProblem, time_limit: float | None,
@@ -178,7 +179,10 @@ class BfsSolver:
     name = "bfs"
 
     def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        return _run(self.name, problem, time_limit, bfs)
+        def attempt(problem: SliderProblem, deadline: float, stats: Stats) -> Moves | None:
+            return None if refuted_by_group(problem, stats) else bfs(problem, deadline, stats)
+
+        return _run(self.name, problem, time_limit, attempt)
 
 
 # --- heuristic solvers ----------------------------------------------------------------
@@ -201,8 +205,7 @@ class _HeuristicSolver:
         def attempt(problem: SliderProblem, deadline: float, stats: Stats) -> Moves | None:
             _one_blank_only(problem, self.name)
             # before the heuristic: no table is built just to learn the goal is out of reach
-            if (reason := unreachable_reason(problem)) is not None:
-                stats["unreachable"] = reason
+            if refuted_by_group(problem, stats):
                 return None
             return self.search(problem, self.prepare(problem, deadline, stats), deadline, stats)
 

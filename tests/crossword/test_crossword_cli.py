@@ -60,3 +60,40 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, content: str | None, a
     assert out.returncode == 2
     assert message in out.stderr
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_fill_json_is_verified_and_exit_0() -> None:
+    out = mobius("crossword", "fill", EXAMPLE, "--dict", "en", "--json", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["status"] == "SAT" and data["solver"] == "reference"
+    letters = {(x, y): ch for y, row in enumerate(data["rows"]) for x, ch in enumerate(row)}
+    for entry in data["entries"]:
+        assert "".join(letters[tuple(c)] for c in entry["cells"]) == entry["word"]
+    words = [e["word"] for e in data["entries"]]
+    assert len(words) == len(set(words))
+
+
+@pytest.mark.parametrize("solver", ["reference", "cpsat"])
+def test_fill_exit_1_when_no_fill_exists(tmp_path: Path, solver: str) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("ABC\nDEF\n")
+    grid = tmp_path / "grid.txt"
+    grid.write_text("...\n...\n...\n")
+    out = mobius("crossword", "fill", grid, "--dict", words, "--solver", solver)
+    assert out.returncode == 1, out.stderr
+    assert out.stdout.startswith("UNSAT")
+
+
+def test_fill_exit_3_on_timeout(tmp_path: Path) -> None:
+    # A 6x6 open torus from the full list: far more work than a millisecond allows.
+    grid = tmp_path / "grid.txt"
+    grid.write_text("surface: torus\n" + "......\n" * 6)
+    out = mobius("crossword", "fill", grid, "--dict", "en", "--time-limit", "0.001", "--json")
+    assert out.returncode == 3, out.stderr
+    assert json.loads(out.stdout)["status"] == "TIMEOUT"
+
+
+def test_fill_bad_dictionary_is_exit_2(tmp_path: Path) -> None:
+    out = mobius("crossword", "fill", EXAMPLE, "--dict", tmp_path / "missing.txt")
+    assert out.returncode == 2 and "missing.txt" in out.stderr and "Traceback" not in out.stderr

@@ -87,10 +87,10 @@ def test_distance_table_agrees_with_bfs_solver() -> None:
 
 # --- the solvers agree and are verified -------------------------------------------------
 
-def test_solvers_agree_on_100_ring_scrambles() -> None:
+def test_bfs_astar_idastar_cpsat_agree_on_100_ring_scrambles() -> None:
     board = preset("ring")
     goal = default_goal(board)
-    solvers = {spec: get_solver("slider", spec) for spec in SOLVERS}
+    solvers = {spec: get_solver("slider", spec) for spec in [*SOLVERS, "cpsat"]}
     for seed in range(100):
         problem = SliderProblem(board, random_walk(board, goal, 4 + seed % 17, random.Random(seed)), goal)
         lengths = {}
@@ -263,13 +263,14 @@ def test_heuristic_searches_refuse_several_blanks() -> None:
 
 # --- unreachable goals ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", SOLVERS)
-def test_unreachable_goal_is_unsat(spec: str) -> None:
+@pytest.mark.parametrize("spec", [*SOLVERS, "cpsat"])
+def test_unreachable_goal_is_unsat_without_searching(spec: str) -> None:
     board = preset("grid:2x3")
     goal = default_goal(board)
     start = (0, 2, 1, 3, 4, 5)  # one transposition: odd, and the 2×3 group holds only even ones
     result = get_solver("slider", spec).solve(SliderProblem(board, start, goal))
     assert result.status == Status.UNSAT and result.solution is None
+    assert result.stats.get("nodes", 0) == 0 and result.stats.get("horizons_tried", 0) == 0
 
 
 def test_ida_star_proves_unreachable_on_a_tree_without_the_group_test() -> None:
