@@ -44,8 +44,9 @@ from cpmodel.errors import InputError
 from cpmodel.slider import verify as slider_verify
 from cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
 from dictionaries import load
+from generators.crossword_pack import CrosswordPackSpec
 from generators.pack import derive_seed
-from generators.patterns import PatternSpec, generate_pattern
+from generators.patterns import generate_pattern
 
 CROSSWORD, SLIDER = "crossword", "slider"
 SOLVED, UNSAT = "SOLVED", "UNSAT"  # the expected answers, spelt as `Status` values
@@ -172,8 +173,9 @@ def vanbeek_instances(suite: str, names: Sequence[str] | None = None) -> list[In
 
 
 def generated_instance(suite: str, surface: str, width: int, height: int, index: int, seed: int) -> Instance:
-    """A seeded pattern with the generator's defaults (lights of 3+, all checked, rot180)."""
-    spec = PatternSpec(width, height, surface)
+    """A seeded pattern as the pack generator makes them (lights of 3 up to the
+    longer side, all checked, rot180, at most one seam crossing per light)."""
+    spec = CrosswordPackSpec(count=1, width=width, height=height, surface=surface).pattern_spec()
     pattern_seed = derive_seed(seed, "pattern", surface, width, height, index)
     grid = generate_pattern(spec, pattern_seed)
     params = crossword_params(grid, GENERATED_DICTIONARY, spec.min_length)

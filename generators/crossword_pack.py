@@ -52,6 +52,9 @@ class CrosswordPackSpec:
     checked: bool = True
     symmetry: str = "rot180"
     max_seam_crossings: int | None = 1
+    # Longest light; None = the grid's longer side, which keeps entries
+    # readable and fillable (a wrapped light could otherwise run to 2W − 1).
+    max_length: int | None = None
     clues: Mapping[str, str] = field(default_factory=dict, compare=False)
     kind: str = "crossword"
 
@@ -74,6 +77,7 @@ class CrosswordPackSpec:
                 "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit,
                 "unique_answers": self.unique_answers, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.symmetry, "max_seam_crossings": self.max_seam_crossings,
+                "max_length": self.pattern_spec().max_length,
                 "clues": len(self.clues)}
 
     def describe(self) -> dict[str, Any]:
@@ -84,7 +88,8 @@ class CrosswordPackSpec:
 
     def pattern_spec(self) -> PatternSpec:
         return PatternSpec(self.width, self.height, self.surface, min_length=self.min_length, checked=self.checked,
-                           symmetry=self.symmetry, max_seam_crossings=self.max_seam_crossings)
+                           symmetry=self.symmetry, max_seam_crossings=self.max_seam_crossings,
+                           max_length=self.max_length or max(self.width, self.height))
 
     def rules(self) -> FillRules:
         return FillRules(min_length=self.min_length, allow_repeats=False,

@@ -15,7 +15,8 @@ The rules:
   respected, across the glue;
 - blocks (barred style: bars) per cell within `density`;
 - no cyclic light (a loop with no block or bar) unless `allow_cyclic`;
-- at most `max_seam_crossings` seam crossings per light, if given.
+- at most `max_seam_crossings` seam crossings per light, if given;
+- no light longer than `max_length`, if given.
 
 The search. With no blocks, `find_runs` cuts the cells of each direction into
 fixed *tracks*: a row of the plane, the loop of one row on a cylinder, the
@@ -25,8 +26,8 @@ runs. An attempt starts from all white and only ever adds symmetric orbits:
 1. repair: after every move, each run too short to be a light is filled
    with blocks (barred style cannot fill, so a bar that leaves a short run
    is refused);
-2. required cuts: every cyclic run (unless allowed) and every run over the
-   seam limit is split, by the candidate block or bar needing least repair;
+2. required cuts: every cyclic run (unless allowed), every run over the
+   seam limit and every run over the length limit is split, by the candidate block or bar needing least repair;
 3. random moves: orbits drawn by a small tournament (least repair first,
    then the longest runs split) until a density drawn from the range is
    reached, first without any repair (no clumps), then, only if the density
@@ -103,6 +104,9 @@ class PatternSpec:
     allow_cyclic: bool = False
     max_seam_crossings: int | None = None
     style: str = "blocks"
+    # Longest light; None = no limit. A light longer than the word list's
+    # longest word can never be filled (wrapped lights run up to 2W − 1).
+    max_length: int | None = None
 
     def __post_init__(self) -> None:
         problems = _spec_problems(self)
@@ -115,6 +119,8 @@ class PatternSpec:
                  "cyclic lights allowed" if self.allow_cyclic else "no cyclic lights"]
         if self.max_seam_crossings is not None:
             rules.append(f"at most {self.max_seam_crossings} seam crossings per light")
+        if self.max_length is not None:
+            rules.append(f"lights of at most {self.max_length}")
         return f"{self.width}x{self.height} {self.surface} {self.style} pattern ({', '.join(rules)})"
 
 
@@ -146,6 +152,8 @@ def _spec_problems(spec: PatternSpec) -> list[str]:
         problems.append(f"density must be (low, high) with 0 <= low <= high <= 1, got {spec.density}")
     if spec.max_seam_crossings is not None and spec.max_seam_crossings < 0:
         problems.append(f"max_seam_crossings must be at least 0 or None, got {spec.max_seam_crossings}")
+    if spec.max_length is not None and spec.max_length < spec.min_length:
+        problems.append(f"max_length {spec.max_length} is below min_length {spec.min_length}")
     return problems
 
 
@@ -423,6 +431,9 @@ class _Attempt:
                 if cyclic and (not self.spec.allow_cyclic or (limit is not None and sum(track.seams) > limit)):
                     units = [track.edges[i] for i in run] if self.barred else [track.cells[i] for i in run]
                     return "a loop with no separator", units
+                if self.spec.max_length is not None and len(run) > self.spec.max_length:
+                    units = [track.edges[i] for i in run] if self.barred else [track.cells[i] for i in run]
+                    return f"a light longer than {self.spec.max_length}", units
                 if cyclic or limit is None:
                     continue
                 crossings = [j for j in range(len(run) - 1) if track.seams[run[j]]]
@@ -634,8 +645,13 @@ def _check_symmetry(grid: Grid, spec: PatternSpec) -> list[str]:
 
 
 def _check_lengths(runs: _Runs, spec: PatternSpec) -> list[str]:
-    return [f"length: {name} run from {cells[0]} has {len(cells)} cells, fewer than {spec.min_length}"
-            for name in _AXES for cells, _, _ in runs[name] if 2 <= len(cells) < spec.min_length]
+    short = [f"length: {name} run from {cells[0]} has {len(cells)} cells, fewer than {spec.min_length}"
+             for name in _AXES for cells, _, _ in runs[name] if 2 <= len(cells) < spec.min_length]
+    longest = spec.max_length
+    long = [] if longest is None else [
+        f"length: {name} run from {cells[0]} has {len(cells)} cells, more than {longest}"
+        for name in _AXES for cells, _, _ in runs[name] if len(cells) > longest]
+    return short + long
 
 
 def _check_checked(grid: Grid, spec: PatternSpec) -> list[str]:

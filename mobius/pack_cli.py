@@ -80,6 +80,8 @@ def crossword_command(
                                                  help="No answer repeated across the pack (runs in order).")] = False,
     max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=0,
                                                     help="Per light; -1 for no limit.")] = 1,
+    max_length: Annotated[int, typer.Option("--max-length", min=0,
+                                            help="Longest light (0: the grid's longer side).")] = 0,
     clues: Annotated[Optional[Path], typer.Option("--clues", help="WORD<TAB>clue file.")] = None,
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
@@ -96,6 +98,7 @@ def crossword_command(
         raise InputError(str(exc.args[0])) from None
     spec = CrosswordPackSpec(count, width, height, surface_name, dictionary, min_score, solver, seed, time_limit,
                              unique_answers, max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
+                             max_length=max_length or None,
                              clues=read_clues(clues) if clues else {})
     spec.words()  # a bad dictionary fails here, before any worker starts
     _run(spec, out, workers, executor, scheduler, resume)

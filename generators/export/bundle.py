@@ -16,7 +16,12 @@ from generators.export.html import html_page
 from generators.export.ipuz import to_ipuz
 from generators.export.puz import to_puz
 from generators.export.qxw import to_qxw_deck
-from generators.export.svg import crossword_pdf, crossword_svg, mobius_template_svg, slider_svg
+from generators.export.svg import (
+    crossword_pdf,
+    crossword_svg,
+    mobius_template_svg,
+    slider_svg,
+)
 
 
 def _text(make: Callable[[Puzzle], str]) -> Callable[[Puzzle], bytes]:

@@ -34,7 +34,15 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon, Rectangle
 
-from generators.export import Puzzle, bar_cells, clue_numbers, glued_edges, is_block, require_kind, title
+from generators.export import (
+    Puzzle,
+    bar_cells,
+    clue_numbers,
+    glued_edges,
+    is_block,
+    require_kind,
+    title,
+)
 
 # Rendering settings fixed here so every run (and every machine) draws the same bytes.
 # Text stays text in SVG (searchable, and the tests read it back); PDFs embed TrueType (42), not Type 3.

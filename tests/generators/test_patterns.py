@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpmodel.crossword.grid import Grid, make_grid
+from cpmodel.crossword.lights import find_lights
 from generators.patterns import (
     PatternError,
     PatternSpec,
@@ -215,3 +216,20 @@ def test_checker_maps_bars_by_the_symmetry_including_seam_bars() -> None:
     # On a Möbius strip the seam edge right of (5, y) joins (0, 2−y): rotation maps it to itself.
     seam_bars = make_grid(["......"] * 3, "mobius", bars_right=[(5, 0), (5, 1)])
     assert check_pattern(seam_bars, PatternSpec(6, 3, "mobius", style="barred", density=ANY)) == []
+
+
+@pytest.mark.parametrize("surface", ["mobius", "cylinder", "torus", "klein", "plane"])
+def test_max_length_caps_every_light(surface: str) -> None:
+    spec = PatternSpec(15, 7, surface, max_seam_crossings=1, max_length=9)
+    for seed in range(30):
+        grid = generate_pattern(spec, seed)
+        assert check_pattern(grid, spec) == []
+        assert max(light.length for light in find_lights(grid, 3).lights) <= 9
+
+
+def test_checker_reports_a_light_over_the_length_limit() -> None:
+    grid = make_grid(["......", "......", "......"], "plane")
+    problems = check_pattern(grid, PatternSpec(6, 3, "plane", density=(0.0, 1.0), max_length=5))
+    assert any(p.startswith("length:") and "more than 5" in p for p in problems)
+    with pytest.raises(PatternError, match="max_length 2 is below min_length 3"):
+        PatternSpec(6, 3, "plane", max_length=2)
