@@ -35,6 +35,7 @@ SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask s
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Complete an interrupted pack in --out.")]
 
 EXIT_INTERRUPTED = 130
+ALL_CORES = os.cpu_count() or 1
 
 
 def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | None, resume: bool) -> None:
@@ -74,7 +75,7 @@ def crossword_command(
                                            help="Skip words scored lower (30 keeps to words met in print).")] = 30,
     solver: Annotated[str, typer.Option("--solver", help="reference or cpsat (name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,
-    workers: WorkersOpt = os.cpu_count() or 1,
+    workers: WorkersOpt = ALL_CORES,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds per fill attempt.")] = 10.0,
     unique_answers: Annotated[bool, typer.Option("--unique-answers",
                                                  help="No answer repeated across the pack (runs in order).")] = False,
@@ -114,7 +115,7 @@ def slider_command(
     solver: Annotated[str, typer.Option("--solver", help="bfs, astar, idastar or cpsat (default idastar; "
                                                          "bfs with several blanks).")] = "",
     seed: SeedOpt = 0,
-    workers: WorkersOpt = os.cpu_count() or 1,
+    workers: WorkersOpt = ALL_CORES,
     time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds per solve.")] = 60.0,
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,

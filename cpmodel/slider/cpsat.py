@@ -241,7 +241,7 @@ def _distance_units(model: cp_model.CpModel, x: Tiles, distance: Callable[[int, 
     for (v, k), var in x.items():
         by_tile.setdefault(k, []).append((distance(v, k), var))
     units: list[cp_model.IntVar] = []
-    for k, places in by_tile.items():
+    for places in by_tile.values():
         for r in range(1, max(d for d, _ in places) + 1):
             far = [var for d, var in places if d >= r]
             near = [var for d, var in places if d < r]

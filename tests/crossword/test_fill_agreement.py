@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.grid import Grid, make_grid
+from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver
