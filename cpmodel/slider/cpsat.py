@@ -380,7 +380,7 @@ PORTFOLIO = ("fixed", "no_lp", "quick_restart_no_lp", "default_lp", "quick_resta
 def _configure_search(solver: cp_model.CpSolver, workers: int) -> None:
     """Follow the model's decision strategy; skip work that does not pay here.
 
-    Measured on the depth-31 8-puzzle (benchmarks/RESULTS-slider-cpsat.md):
+    Measured on the depth-31 8-puzzle (benchmarks/RESULTS.md):
     presolve and the LP relaxation cost more time than they save on these
     almost purely Boolean models, and time-ordered branching needs far fewer
     conflicts than CP-SAT's default search. Extra workers run other searches

@@ -69,7 +69,7 @@ UNSEEN = 255
 # Hand-picked partitions, as goal *vertices* (the blank's goal vertex is
 # dropped from its group). 4×4: a 6-6-3 split in the manner of Korf & Felner
 # — the top row and two blocks of 3 rows × 2 columns — since a 7-8 split
-# needs a 518 M-entry table (measured in benchmarks/RESULTS-slider-search.md).
+# needs a 518 M-entry table (measured in benchmarks/RESULTS.md).
 GRID_PARTITIONS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {
     (3, 3): ((0, 1, 2, 3, 4), (5, 6, 7, 8)),
     (4, 4): ((0, 1, 2, 3), (4, 5, 8, 9, 12, 13), (6, 7, 10, 11, 14, 15)),
