@@ -22,7 +22,7 @@ from cpmodel.errors import InputError
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
 from cpmodel.slider.group import BoardFacts, inspect, is_reachable
 from cpmodel.slider.verify import verify
-from cpmodel.solver import SolveResult, Solver, Status, get_solver
+from cpmodel.solver import Solver, SolveResult, Status, get_solver
 
 app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True)
 
