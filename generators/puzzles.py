@@ -3,20 +3,19 @@ export and of the HTML player.
 
 Covers: turning a solved crossword (problem + fill) or slider (problem +
 moves) into the documented puzzle dict, with the glue precomputed from
-`cpmodel.surface.step` so no consumer re-derives a flip; clue lookup from a
-`WORD<TAB>clue` file; the canonical JSON encoding (sorted keys, fixed
-separators) that makes pack files byte-identical for the same seed. Leaves
-out: solving, choosing what to generate, and writing files.
+`cpmodel.surface.step` so no consumer re-derives a flip, each entry clued
+from a given answer → clue mapping; the canonical JSON encoding (sorted keys,
+fixed separators) that makes pack files byte-identical for the same seed.
+Leaves out: solving, choosing what to generate, writing files, and where
+clues come from (`clues.py`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.errors import InputError
 from cpmodel.slider.board import SliderProblem
 from cpmodel.surface import Direction, Glue, step
 
@@ -82,25 +81,3 @@ def encode(puzzle: Mapping[str, object]) -> bytes:
     """The canonical bytes of a puzzle file."""
     return (json.dumps(puzzle, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
-
-def read_clues(path: str | Path) -> dict[str, str]:
-    """A `WORD<TAB>clue` file: one entry a line; the word is normalised to A–Z."""
-    from dictionaries import normalise
-
-    clues: dict[str, str] = {}
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such clue file", source=source) from None
-    except UnicodeDecodeError:
-        raise InputError("clue file is not UTF-8 text", source=source) from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        word, tab, clue = line.partition("\t")
-        key = normalise(word)
-        if not tab or not clue.strip() or key is None:
-            raise InputError(f"expected 'WORD<TAB>clue', got {line[:60]!r}", source=source, line=number)
-        clues[key] = clue.strip()
-    return clues

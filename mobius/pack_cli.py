@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -83,15 +84,17 @@ def crossword_command(
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0,
                                             help="Longest light (0: the grid's longer side).")] = 0,
-    clues: Annotated[Optional[Path], typer.Option("--clues", help="WORD<TAB>clue file.")] = None,
+    clues: Annotated[Optional[str], typer.Option(
+        "--clues", help="WORD<TAB>clue file, or 'wordnet' for definitions from Debian's wordnet-base "
+                        "(a file named wordnet: ./wordnet).")] = None,
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
     """Generate crosswords: seeded patterns on the surface, filled and verified."""
     from cpmodel.surface import surface as find_surface
+    from generators.clues import load_clues
     from generators.crossword_pack import CrosswordPackSpec
-    from generators.puzzles import read_clues
 
     try:
         surface_name = find_surface(surface).name
@@ -99,9 +102,12 @@ def crossword_command(
         raise InputError(str(exc.args[0])) from None
     spec = CrosswordPackSpec(count, width, height, surface_name, dictionary, min_score, solver, seed, time_limit,
                              unique_answers, max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
-                             max_length=max_length or None,
-                             clues=read_clues(clues) if clues else {})
-    spec.words()  # a bad dictionary fails here, before any worker starts
+                             max_length=max_length or None)
+    words = spec.words()  # a bad dictionary fails here, before any worker starts
+    if clues:
+        # Only the dictionary's words can be answers; the rest of WordNet would
+        # be copied to every worker for nothing.
+        spec = replace(spec, clues=load_clues(clues, words.words))
     _run(spec, out, workers, executor, scheduler, resume)
 
 
