@@ -61,6 +61,12 @@ def register(family: str, name: str, target: str) -> None:
     _REGISTRY.setdefault(family, {})[name] = target
 
 
+def default_slider_solver(blanks: int) -> str:
+    """IDA* keeps only its path in memory, so it suits one blank on any board;
+    the heuristic searches take one blank, and BFS takes several."""
+    return "idastar" if blanks == 1 else "bfs"
+
+
 def solver_names(family: str) -> list[str]:
     return sorted(_REGISTRY.get(family, {}))
 
@@ -100,5 +106,5 @@ def get_solver(family: str, spec: str) -> Solver:
     cls = getattr(importlib.import_module(module_name), class_name)
     try:
         return cls(**options)
-    except TypeError as exc:
+    except (TypeError, ValueError) as exc:  # an unknown option, or a value the solver refuses
         raise InputError(f"bad options for {family} solver {name!r}: {exc}") from None

@@ -27,7 +27,7 @@ from cpmodel.slider.board import (
     random_walk,
 )
 from cpmodel.slider.verify import verify
-from cpmodel.solver import Status, get_solver, parse_spec
+from cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec
 from generators.pack import Avoid, PackError, derive_seed
 from generators.puzzles import slider_puzzle
 
@@ -59,7 +59,7 @@ class SliderPackSpec:
     depth_min: int = 4
     depth_max: int = 12
     blanks: int = 1
-    solver: str = ""  # empty: idastar for one blank, bfs for several
+    solver: str = ""  # empty: the registry's default for the number of blanks
     seed: int = 0
     time_limit: float | None = 60.0
     kind: str = "slider"
@@ -67,7 +67,7 @@ class SliderPackSpec:
 
     @property
     def solver_spec(self) -> str:
-        return self.solver or ("idastar" if self.blanks == 1 else "bfs")
+        return self.solver or default_slider_solver(self.blanks)
 
     def parameters(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "board": self.board, "depth": [self.depth_min, self.depth_max],

@@ -18,11 +18,16 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
-from cpmodel.errors import InputError
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
 from cpmodel.slider.group import BoardFacts, inspect, is_reachable
 from cpmodel.slider.verify import verify
-from cpmodel.solver import Solver, SolveResult, Status, get_solver
+from cpmodel.solver import (
+    Solver,
+    SolveResult,
+    Status,
+    default_slider_solver,
+    get_solver,
+)
 
 app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True)
 
@@ -34,12 +39,6 @@ GoalOpt = Annotated[Optional[str], typer.Option(
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_TIMEOUT, EXIT_INTERNAL = 0, 1, 3, 4
-
-# IDA* needs memory only for its path, so it suits one blank on any board;
-# with several blanks the blanks are interchangeable and BFS is the solver
-# every search module supports.
-DEFAULT_SOLVER_ONE_BLANK = "idastar"
-DEFAULT_SOLVER_SEVERAL_BLANKS = "bfs"
 
 # Counts beyond this many digits print in scientific notation in plain text
 # (grid:10x10 has a 158-digit number of configurations); JSON stays exact.
@@ -57,12 +56,7 @@ def build_problem(board_spec: str, start: str, goal: str | None, blanks: int) ->
 
 def choose_solver(spec: str | None, blanks: int) -> Solver:
     """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`."""
-    if spec is None:
-        spec = DEFAULT_SOLVER_ONE_BLANK if blanks == 1 else DEFAULT_SOLVER_SEVERAL_BLANKS
-    try:
-        return get_solver("slider", spec)
-    except ValueError as exc:  # an unknown name or bad options: bad input, not a crash
-        raise InputError(str(exc)) from None
+    return get_solver("slider", spec or default_slider_solver(blanks))
 
 
 def emit(payload: dict[str, object], as_json: bool, lines: list[str]) -> None:

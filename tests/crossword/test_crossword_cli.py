@@ -97,3 +97,10 @@ def test_fill_exit_3_on_timeout(tmp_path: Path) -> None:
 def test_fill_bad_dictionary_is_exit_2(tmp_path: Path) -> None:
     out = mobius("crossword", "fill", EXAMPLE, "--dict", tmp_path / "missing.txt")
     assert out.returncode == 2 and "missing.txt" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("solver", ["reference:select=foo", "cpsat:prepass=maybe", "reference:nosuch=1", "annealing"])
+def test_fill_bad_solver_spec_is_exit_2(solver: str) -> None:
+    out = mobius("crossword", "fill", EXAMPLE, "--solver", solver)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
