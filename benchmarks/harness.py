@@ -523,15 +523,20 @@ def _who(records: Iterable[Record]) -> str:
     return ", ".join(sorted({r.solver for r in records}))
 
 
+def _group(records: Sequence[Record], key: Callable[[Record], Any]) -> dict[Any, list[Record]]:
+    groups: dict[Any, list[Record]] = defaultdict(list)
+    for r in records:
+        groups[key(r)].append(r)
+    return groups
+
+
 def check_instance(records: Sequence[Record]) -> list[str]:
     """What is wrong with the runs of one instance (empty: they agree)."""
     problems = [f"{r.solver} (repeat {r.repeat}) gave an answer the verifier rejects: "
                 f"{'; '.join(r.verify_errors) or 'no reason given'}"
                 for r in records if r.status == Status.SOLVED.value and r.verified is not True]
     decided = [r for r in records if r.decided]
-    by_status: dict[str, list[Record]] = defaultdict(list)
-    for r in decided:
-        by_status[r.status].append(r)
+    by_status = _group(decided, lambda r: r.status)
     if len(by_status) > 1:
         problems.append("solvers disagree: "
                         + "; ".join(f"{s} by {_who(rs)}" for s, rs in sorted(by_status.items())))
@@ -540,9 +545,7 @@ def check_instance(records: Sequence[Record]) -> list[str]:
         if expected is not None and status != expected:
             problems.append(f"expected {expected}, but {_who(rs)} answered {status}")
     optimal = [r for r in decided if r.status == Status.SOLVED.value and r.optimal and r.length is not None]
-    lengths: dict[int, list[Record]] = defaultdict(list)
-    for r in optimal:
-        lengths[r.length].append(r)
+    lengths = _group(optimal, lambda r: r.length)
     if len(lengths) > 1:
         problems.append("optimal lengths differ: "
                         + "; ".join(f"{n} by {_who(rs)}" for n, rs in sorted(lengths.items())))

@@ -10,6 +10,7 @@ loading the registry costs nothing.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
@@ -59,6 +60,13 @@ _REGISTRY: dict[str, dict[str, str]] = {
 def register(family: str, name: str, target: str) -> None:
     """Add a solver ("module:Class") to the registry, e.g. an outside baseline."""
     _REGISTRY.setdefault(family, {})[name] = target
+
+
+def require_choice(option: str, value: object, choices: Iterable[object]) -> None:
+    """The check every solver constructor makes of a named strategy option."""
+    choices = list(choices)
+    if value not in choices:
+        raise ValueError(f"unknown {option} {value!r}; expected one of {', '.join(map(str, choices))}")
 
 
 def default_slider_solver(blanks: int) -> str:

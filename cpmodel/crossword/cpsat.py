@@ -33,7 +33,7 @@ from ortools.sat.python import cp_model
 from cpmodel.crossword import reference
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.solver import SolveResult, Status
+from cpmodel.solver import SolveResult, Status, require_choice
 from cpmodel.surface import Cell
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -103,10 +103,8 @@ class CpSatFillSolver:
                  presolve: str = "light", deterministic_time: float | None = None) -> None:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
-        if prepass not in PREPASSES:
-            raise ValueError(f"unknown prepass {prepass!r}; expected one of {', '.join(PREPASSES)}")
-        if presolve not in PRESOLVES:
-            raise ValueError(f"unknown presolve {presolve!r}; expected one of {', '.join(PRESOLVES)}")
+        require_choice("prepass", prepass, PREPASSES)
+        require_choice("presolve", presolve, PRESOLVES)
         self.workers = workers
         self.maximize = maximize
         self.prepass = prepass

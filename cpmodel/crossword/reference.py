@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.solver import SolveResult, Status
+from cpmodel.solver import SolveResult, Status, require_choice
 from dictionaries import WordList
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -515,10 +515,8 @@ class ReferenceSolver:
 
     def __init__(self, select: str = "domwdeg", inference: str = "ac3", randomize: bool = False,
                  restarts: bool = False, max_backtracks: int | None = None) -> None:
-        if select not in SELECTIONS:
-            raise ValueError(f"select must be one of {', '.join(SELECTIONS)}, got {select!r}")
-        if inference not in INFERENCES:
-            raise ValueError(f"inference must be one of {', '.join(INFERENCES)}, got {inference!r}")
+        require_choice("select", select, SELECTIONS)
+        require_choice("inference", inference, INFERENCES)
         self.select = select
         self.inference = inference
         self.randomize = randomize
