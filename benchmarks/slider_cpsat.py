@@ -26,15 +26,13 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
+from benchmarks.datasets import korf_table
 from benchmarks.harness import machine
 from cpmodel.slider.board import BLANK, SliderProblem, State, default_goal, preset
 from cpmodel.slider.verify import verify
 from cpmodel.solver import get_solver
 
-# Korf's 100 instances live with the shared data, not in the repository.
-KORF_FILE = Path("/work/shared/data/slider/korf100.txt")
 # The shortest ones: #55 needs 41 moves, #16, #42 and #79 need 42.
 DEFAULT_KORF = (55, 16)
 # One trick switched from its default at a time ("cpsat" alone is the
@@ -106,16 +104,12 @@ def ring_scrambles(count: int, seed: int) -> list[Instance]:
     return [Instance(f"ring {' '.join(map(str, s))}", SliderProblem(board, s, goal), distances[s]) for s in picks]
 
 
-def korf_instances(numbers: Sequence[int], path: Path) -> list[Instance]:
-    lines = [line.split() for line in path.read_text(encoding="utf-8").splitlines()
-             if line.strip() and not line.startswith("#")]
+def korf_instances(numbers: Sequence[int]) -> list[Instance]:
     board = preset("grid:4x4")
     goal = default_goal(board)
-    out = []
-    for number in numbers:
-        fields = [int(f) for f in lines[number - 1]]
-        out.append(Instance(f"Korf #{number}", SliderProblem(board, tuple(fields[:16]), goal), fields[16]))
-    return out
+    table = korf_table()
+    return [Instance(f"Korf #{number}", SliderProblem(board, table[number - 1][0], goal), table[number - 1][1])
+            for number in numbers]
 
 
 # --- running -------------------------------------------------------------------------
@@ -156,7 +150,7 @@ def suite_instances(suite: str, args: argparse.Namespace) -> list[Instance]:
     if suite == "ring":
         return ring_scrambles(args.ring_count, args.seed)
     if suite == "korf":
-        return korf_instances(args.korf, args.korf_file)
+        return korf_instances(args.korf)
     # The ablation: one depth-31 8-puzzle and one depth-31 ring state, since
     # some tricks switched off cost minutes.
     return eight_puzzle_antipodes()[:1] + ring_scrambles(1, args.seed)
@@ -177,7 +171,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--ring-count", type=int, default=5)
     parser.add_argument("--korf", type=int, action="append", help=f"instance number, repeatable; default {DEFAULT_KORF}")
-    parser.add_argument("--korf-file", type=Path, default=KORF_FILE)
     args = parser.parse_args(argv)
     args.korf = args.korf or list(DEFAULT_KORF)
     suites = args.suite or ["eight"]

@@ -49,20 +49,9 @@ from cpmodel.slider.verify import verify
 from cpmodel.solver import SolveResult, Status, get_solver
 
 T = TypeVar("T")
-KORF_FILE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "slider" / "korf100.txt"
 
 
 # --- instances ----------------------------------------------------------------------
-
-def load_korf(path: Path = KORF_FILE) -> list[tuple[State, int]]:
-    """(start, optimal length) per line: 16 tiles row-major (0 = blank), then the length; # comments."""
-    instances = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            numbers = [int(x) for x in line.split()]
-            instances.append((tuple(numbers[:16]), numbers[16]))
-    return instances
-
 
 # --- reporting ------------------------------------------------------------------------
 
@@ -144,11 +133,11 @@ def bench_scrambles(boards: Sequence[str], depths: Sequence[int], seeds: int, so
                      "check"], rows)
 
 
-def bench_korf(numbers: Sequence[int], solvers: Sequence[str], time_limit: float | None, path: Path) -> str:
+def bench_korf(numbers: Sequence[int], solvers: Sequence[str], time_limit: float | None) -> str:
     """Korf's instances `numbers` (1-based); wall and CPU seconds (the machine is shared, CPU is steadier)."""
     board = preset("grid:4x4")
     goal = default_goal(board)
-    instances = load_korf(path)
+    instances = korf_table()
     summary, detail = [], []
     for spec in solvers:
         solver = get_solver("slider", spec)
@@ -215,7 +204,6 @@ def _parser() -> argparse.ArgumentParser:
     korf.add_argument("--instances", default="1-10", help="1-based numbers and ranges, e.g. 1-10,55")
     korf.add_argument("--solvers", nargs="+", default=["idastar"])
     korf.add_argument("--time-limit", type=float, default=None)
-    korf.add_argument("--file", type=Path, default=KORF_FILE)
     return parser
 
 
@@ -230,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(bench_scrambles(args.boards.split(","), [int(d) for d in args.depths.split(",")], args.seeds,
                               args.solvers, args.time_limit))
     else:
-        print(bench_korf(_instance_numbers(args.instances), args.solvers, args.time_limit, args.file))
+        print(bench_korf(_instance_numbers(args.instances), args.solvers, args.time_limit))
 
 
 if __name__ == "__main__":

@@ -33,10 +33,9 @@ import fnmatch
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from benchmarks.datasets import korf_table, vanbeek_paths
 from cpmodel.crossword import verify as crossword_verify
 from cpmodel.crossword.grid import Grid, from_json, read_grid, to_json
 from cpmodel.crossword.problem import Fill, FillProblem, FillRules
@@ -50,11 +49,6 @@ from generators.patterns import generate_pattern
 
 CROSSWORD, SLIDER = "crossword", "slider"
 SOLVED, UNSAT = "SOLVED", "UNSAT"  # the expected answers, spelt as `Status` values
-
-# The shared reference data sits next to the repository: ../shared/data/ from its root.
-DATA_DIR = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
-VANBEEK_DIR = DATA_DIR / "crossword" / "vanbeek"
-KORF_FILE = DATA_DIR / "slider" / "korf100.txt"
 
 # Gecode's crossword example, the usual carrier of these grids, makes every
 # run of two or more white cells a slot.
@@ -162,10 +156,7 @@ def crossword_params(grid: Grid, dictionary: str, min_length: int) -> dict[str, 
 
 
 def vanbeek_instances(suite: str, names: Sequence[str] | None = None) -> list[Instance]:
-    paths = sorted(VANBEEK_DIR.glob("*.txt"))
-    if not paths:
-        raise InputError(f"no van Beek grids found in {VANBEEK_DIR}")
-    chosen = [p for p in paths if names is None or p.stem in names]
+    chosen = [p for p in vanbeek_paths() if names is None or p.stem in names]
     return [Instance(suite, p.stem, CROSSWORD,
                      crossword_params(read_grid(p), VANBEEK_DICTIONARY, VANBEEK_MIN_LENGTH),
                      expected=VANBEEK_EXPECTED.get(p.stem), note=VANBEEK_NOTES.get(p.stem, ""))
@@ -202,24 +193,6 @@ def scramble_instance(suite: str, board_name: str, depth: int, index: int, seed:
 
 def scramble_instances(suite: str, board_name: str, depths: Sequence[int], seed: int) -> list[Instance]:
     return [scramble_instance(suite, board_name, d, k, seed) for d in depths for k in range(SCRAMBLES_PER_DEPTH)]
-
-
-@lru_cache(maxsize=1)
-def korf_table() -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Korf's 100: (tiles row-major with 0 = blank, optimal length), in file order."""
-    if not KORF_FILE.exists():
-        raise InputError(f"Korf's instances not found at {KORF_FILE}")
-    rows = []
-    for number, line in enumerate(KORF_FILE.read_text(encoding="utf-8").splitlines(), start=1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        values = [int(v) for v in line.split()]
-        if len(values) != 17:
-            raise InputError(f"expected 16 tiles and a length, got {len(values)} numbers", source=str(KORF_FILE),
-                             line=number)
-        rows.append((tuple(values[:16]), values[16]))
-    return tuple(rows)
 
 
 def korf_instances(suite: str, count: int | None = None) -> list[Instance]:

@@ -20,7 +20,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from benchmarks.slider_search import load_korf
+from benchmarks.datasets import distance_counts, korf_table
 from cpmodel.errors import InputError
 from cpmodel.slider import heuristics
 from cpmodel.slider.board import (
@@ -44,29 +44,14 @@ from cpmodel.slider.search import BfsSolver, ida_star
 from cpmodel.slider.verify import verify
 from cpmodel.solver import Status, get_solver
 
-DATA = Path(__file__).parents[2].parent / "shared" / "data" / "slider"
 SOLVERS = ["bfs", "astar:heuristic=distance", "idastar:heuristic=manhattan", "astar", "idastar"]
-
-
-def data_file(name: str) -> Path:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"shared data file {path} is absent (it lives outside the repository)")
-    return path
-
-
-def counts_line(text: str, label: str) -> list[int]:
-    for line in text.splitlines():
-        if line.startswith(label + ":"):
-            return [int(x) for x in line.split(":", 1)[1].split()]
-    raise AssertionError(f"no line {label!r} in distances.txt")
 
 
 # --- the full distance table --------------------------------------------------------
 
 @pytest.mark.parametrize("label, blank_vertex", [("3x3-corner", 0), ("3x3-centre", 4)])
 def test_8_puzzle_distance_distribution(label: str, blank_vertex: int) -> None:
-    expected = counts_line(data_file("distances.txt").read_text(), label)
+    expected = distance_counts(label)
     board = preset("grid:3x3")
     tiles = iter(range(1, 9))
     goal = tuple(BLANK if v == blank_vertex else next(tiles) for v in range(9))
@@ -118,7 +103,7 @@ def test_solvers_agree_on_8_puzzle_against_the_table() -> None:
 
 def solve_korf(spec: str, numbers: tuple[int, ...], heuristic: str) -> None:
     """Korf's instances `numbers` (1-based) solved optimally by `spec`."""
-    instances = load_korf(data_file("korf100.txt"))
+    instances = korf_table()
     board = preset("grid:4x4")
     solver = get_solver("slider", spec)
     for number in numbers:
