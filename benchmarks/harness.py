@@ -23,9 +23,10 @@ Covers:
   answer where known, and every answer must pass the verifier.
 
 Outside baselines are registered here (`OUTSIDE_SOLVERS`), so `cpmodel`
-knows nothing of them. A solver may expose an optional
-`unavailable_reason` attribute (None when it can run); the plan leaves it
-out with that reason rather than filling the records with ERROR rows.
+knows nothing of them. A solver whose `available()` gives a reason is left
+out of the plan with it rather than filling the records with ERROR rows; a
+problem its `supports()` refuses is recorded as ERROR with the reason,
+without running it.
 
 Leaves out: which instances exist (`suites.py`), tables and plots
 (`report.py`), and any printing (progress goes to an `on_record` callback).
@@ -164,7 +165,7 @@ def _unavailable(family: str, spec: str) -> str | None:
         solver = get_solver(family, spec)
     except ImportError as exc:
         return f"cannot import it ({exc})"
-    return getattr(solver, "unavailable_reason", None)
+    return solver.available()
 
 
 # --- records ----------------------------------------------------------------------
@@ -194,6 +195,7 @@ class Record:
     max_length: int | None = None
     note: str = ""
     stats: dict[str, int | float] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)  # the solver's free-text notes
     setup_rss_mb: float | None = None  # the child after building the problem, before solving
     peak_rss_mb: float | None = None  # the child (and any program it ran) at its peak
     python_version: str = ""
@@ -294,6 +296,8 @@ def _outcome(instance: Instance, problem: Any, result: SolveResult) -> dict[str,
     family = FAMILIES[instance.family]
     outcome: dict[str, Any] = {"status": result.status.value, "wall_s": result.wall_s,
                                "stats": _plain_stats(result.stats)}
+    if result.notes:
+        outcome["notes"] = dict(result.notes)
     if result.status is not Status.SOLVED:
         return outcome
     if result.solution is None:
@@ -306,8 +310,7 @@ def _outcome(instance: Instance, problem: Any, result: SolveResult) -> dict[str,
         errors = [f"the verifier could not read the answer: {_describe(exc)}"]
     outcome.update(verified=not errors, verify_errors=errors[:MAX_VERIFY_ERRORS_KEPT])
     if outcome.get("length") is not None:
-        # Every registered slider solver is optimal; one that is not says so with stats["optimal"] = 0.
-        outcome["optimal"] = bool(result.stats.get("optimal", 1))
+        outcome["optimal"] = result.optimal is True  # unknown counts as not proven optimal
     return outcome
 
 
@@ -321,8 +324,12 @@ def solve_in_child(conn: Connection, job: Job, registrations: Registrations) -> 
         for module in WARM_IMPORTS:
             importlib.import_module(module)
         conn.send(("ready", _peak_rss_mb()))
-        result = solver.solve(problem, time_limit=job.time_limit, seed=job.seed)
-        outcome = _outcome(job.instance, problem, result)
+        refusal = solver.supports(problem)
+        if refusal:
+            outcome = {"status": Status.ERROR.value, "note": f"not supported: {refusal}"}
+        else:
+            result = solver.solve(problem, time_limit=job.time_limit, seed=job.seed)
+            outcome = _outcome(job.instance, problem, result)
     except Exception as exc:  # reported in the record: one broken run must not stop the suite
         outcome = {"status": Status.ERROR.value, "note": _describe(exc)}
     outcome["peak_rss_mb"] = _peak_rss_mb()

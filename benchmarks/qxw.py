@@ -7,8 +7,9 @@ list, runs ``qxw -b -d WORDLIST DECK`` under the time limit (killed on
 overrun → TIMEOUT), and reads the ``W<i> WORD`` lines back into a `Fill`.
 Exit status 0 = filled, 4 = no fill (→ UNSAT), anything else → ERROR. The
 harness verifies the fill like any other solver's. Where Qxw is not
-installed the solver says so in `unavailable_reason` and `solve` returns
-ERROR with ``stats["unavailable"] = 1``.
+installed `available()` says so; a problem it cannot take (prefilled
+letters) is refused by `supports()`; `solve` on either returns ERROR with
+the reason in `notes`.
 
 How our rules map onto Qxw:
 - minimum light length: exact — the deck holds `problem.lights`, which the
@@ -21,7 +22,7 @@ How our rules map onto Qxw:
   cyclic light is written from its reading start like any light.
 What it cannot map:
 - prefilled letters: a deck names cells but cannot fix their letters, so a
-  grid with letters is reported as ERROR (``stats["prefilled_cells"]``);
+  grid with letters is not supported;
 - word scores as a value order: Qxw sees a plain list and picks its own;
 - the seed: Qxw's batch fill is deterministic (no ``.RANDOM``), so repeats
   differ only by timing noise.
@@ -37,11 +38,13 @@ import shutil
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.solver import SolveResult, Status
+from cpmodel.solver import SolveResult, SolverBase, Status, option
 from generators.export.qxw import UNIQUE_DIRECTIVE, parse_qxw_output, to_qxw_deck
 
 # Debian installs the program as /usr/games/qxw, a directory often not on PATH.
@@ -89,30 +92,38 @@ def fill_from_words(lights: tuple[Light, ...], words: list[str]) -> tuple[Fill, 
     return fill, conflicts
 
 
-class QxwSolver:
+@dataclass(frozen=True)
+class QxwSolver(SolverBase):
     """Fills with the Qxw program in batch mode."""
 
-    name = "qxw"
+    name: ClassVar[str] = "qxw"
 
-    def __init__(self, binary: str = "") -> None:
-        self.binary = binary or find_qxw()
+    binary: str = option("", help="path of the qxw program (default: found on PATH)")
 
     @property
-    def unavailable_reason(self) -> str | None:
-        return None if self.binary else "the qxw program is not installed (Debian package qxw)"
+    def program(self) -> str | None:
+        return self.binary or find_qxw()
+
+    def available(self) -> str | None:
+        return None if self.program else "the qxw program is not installed (Debian package qxw)"
+
+    def supports(self, problem: FillProblem) -> str | None:
+        if problem.grid.letters:
+            return f"a Qxw deck cannot fix letters, and this grid has {len(problem.grid.letters)} prefilled cells"
+        return None
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()
         lights = problem.lights.lights
         stats: dict[str, int | float] = {"lights": len(lights)}
 
-        def result(status: Status, solution: Fill | None = None, **extra: int) -> SolveResult:
-            return SolveResult(status, solution, self.name, time.perf_counter() - started, {**stats, **extra})
+        def result(status: Status, solution: Fill | None = None, **notes: str) -> SolveResult:
+            return SolveResult(status, solution, self.name, time.perf_counter() - started, stats, notes)
 
-        if not self.binary:
-            return result(Status.ERROR, unavailable=1)
-        if problem.grid.letters:
-            return result(Status.ERROR, prefilled_cells=len(problem.grid.letters))
+        refusal = self.available() or self.supports(problem)
+        if refusal:
+            return result(Status.ERROR, refused=refusal)
+        program = self.program
         with tempfile.TemporaryDirectory(prefix="mobius-qxw-") as tmp:
             deck, word_file = Path(tmp) / "fill.qxd", Path(tmp) / "words.txt"
             deck.write_text(deck_text(problem), encoding="ascii")
@@ -120,7 +131,7 @@ class QxwSolver:
             word_file.write_text(words_text, encoding="ascii")
             stats["words"] = words_text.count("\n")
             try:
-                run = subprocess.run([self.binary, "-b", "-d", str(word_file), str(deck)],
+                run = subprocess.run([program, "-b", "-d", str(word_file), str(deck)],
                                      capture_output=True, text=True, timeout=time_limit)
             except subprocess.TimeoutExpired:  # subprocess.run has killed it
                 return result(Status.TIMEOUT)
@@ -132,7 +143,8 @@ class QxwSolver:
         try:
             fill, conflicts = fill_from_words(lights, parse_qxw_output(run.stdout, len(lights)))
         except ValueError:  # a light without a word, or a word of the wrong length
-            return result(Status.ERROR, unreadable_output=1)
+            return result(Status.ERROR, error="a light without a word, or a word of the wrong length")
         if conflicts:
-            return result(Status.ERROR, conflicting_cells=conflicts)
+            stats["conflicting_cells"] = conflicts
+            return result(Status.ERROR, error="the words Qxw printed disagree on shared cells")
         return result(Status.SOLVED, fill)

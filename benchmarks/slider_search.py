@@ -156,7 +156,7 @@ def bench_korf(numbers: Sequence[int], solvers: Sequence[str], time_limit: float
         solved = [r for r in results if r.status == Status.SOLVED]
         nodes = [r.stats.get("nodes", 0) for r in results]
         summary.append([spec, _ranges(numbers), f"{len(solved)}/{len(results)}",
-                        results[0].stats.get("heuristic", "-"), seconds(results[0].stats.get("setup_s", 0.0)),
+                        results[0].notes.get("heuristic", "-"), seconds(results[0].stats.get("setup_s", 0.0)),
                         int(statistics.median(nodes)), sum(nodes), seconds(statistics.median(cpu)),
                         seconds(total_cpu), seconds(total_wall), f"{sum(nodes) / max(total_cpu, 1e-9):,.0f}"])
     return "\n\n".join([

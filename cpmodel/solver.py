@@ -9,11 +9,15 @@ loading the registry costs nothing.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import importlib
-from collections.abc import Iterable
+import math
+import typing
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from cpmodel.errors import InputError
 
@@ -25,20 +29,164 @@ class Status(Enum):
     ERROR = "ERROR"
 
 
+# The standard numeric stat keys; a solver adds its own beside them.
+#   nodes       search nodes expanded           backtracks  failed branches
+#   conflicts   CP-SAT/SAT conflicts            branches    CP-SAT branches
+#   setup_s     seconds spent before searching  length      moves in a slider solution
+# Keys ending in "_s" are wall-clock seconds; everything else is the same on
+# every machine for the same input and seed (packs keep only those).
+STANDARD_STATS = ("nodes", "backtracks", "conflicts", "branches", "setup_s", "length")
+
+
 @dataclass(frozen=True)
 class SolveResult:
+    """What every solver returns.
+
+    `optimal`: True when the solution is proven best for the solver's
+    objective (a shortest slider solution, a maximum-score fill); False when
+    it is only feasible; None when the question does not arise or is
+    unknown — every reader treats None as "not proven optimal".
+    `stats` holds numbers only; free text (the heuristic used, why a goal is
+    unreachable) goes to `notes`.
+    """
+
     status: Status
     solution: object | None
     solver: str
     wall_s: float
     stats: dict[str, int | float] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+    optimal: bool | None = None
 
 
 @runtime_checkable
 class Solver(Protocol):
-    name: str
+    """A solver of one puzzle family. Options are the fields of the solver's
+    (frozen) dataclass, declared with `option`; `get_solver` parses them."""
+
+    name: ClassVar[str]
+
+    def available(self) -> str | None:
+        """Why this solver cannot run on this machine (a program or package missing), or None."""
+        ...
+
+    def supports(self, problem: Any) -> str | None:
+        """Why this solver cannot take `problem` (e.g. several blanks), or None. Cheap: no solving."""
+        ...
 
     def solve(self, problem: Any, *, time_limit: float | None = None, seed: int = 0) -> SolveResult: ...
+
+
+class SolverBase:
+    """Defaults for the protocol's questions: available everywhere, supports everything.
+    Subclasses are frozen dataclasses whose fields are their options."""
+
+    name: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        check_options(self)
+
+    def available(self) -> str | None:
+        return None
+
+    def supports(self, problem: Any) -> str | None:
+        return None
+
+
+# --- options: declared once per solver, parsed and checked here ----------------------
+
+def option(default: Any, *, choices: Iterable[Any] | None = None, minimum: float | None = None,
+           maximum: float | None = None, help: str = "") -> Any:
+    """A solver option: a dataclass field with its allowed values in the metadata."""
+    return field(default=default, metadata={"choices": tuple(choices) if choices is not None else None,
+                                            "minimum": minimum, "maximum": maximum, "help": help})
+
+
+# Numeric options are counts, seconds and flags; a value with more digits
+# than this is a mistake, and refusing it early keeps int() off huge strings.
+MAX_OPTION_CHARS = 40
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def _option_types(cls: type) -> dict[str, tuple[type, bool]]:
+    """Field name -> (base type, None allowed), from the dataclass annotations."""
+    hints = typing.get_type_hints(cls)
+    types = {}
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        args = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
+        types[f.name] = (args[0], type(None) in typing.get_args(hint))
+    return types
+
+
+def _convert(name: str, text: str, kind: type, optional: bool) -> object:
+    if optional and text.lower() == "none":
+        return None
+    if kind is not str and len(text) > MAX_OPTION_CHARS:
+        raise ValueError(f"{name}={text[:MAX_OPTION_CHARS]}…: longer than {MAX_OPTION_CHARS} characters")
+    try:
+        if kind is bool:
+            if text.lower() not in _TRUE + _FALSE:
+                raise ValueError
+            return text.lower() in _TRUE
+        value = kind(text)
+    except ValueError:
+        expected = {bool: "true or false", int: "a whole number", float: "a number"}.get(kind, kind.__name__)
+        raise ValueError(f"{name}={text!r}: expected {expected}") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name}={text!r}: expected a finite number")
+    return value
+
+
+def check_options(solver: Any) -> None:
+    """Check each option of a solver dataclass against its declared choices and range."""
+    for f in dataclasses.fields(solver):
+        value = getattr(solver, f.name)
+        meta = f.metadata
+        if value is None:
+            continue
+        if meta.get("choices") is not None and value not in meta["choices"]:
+            raise ValueError(f"{f.name}={value!r}: expected one of {', '.join(map(str, meta['choices']))}")
+        if meta.get("minimum") is not None and value < meta["minimum"]:
+            raise ValueError(f"{f.name}={value!r}: expected at least {meta['minimum']}")
+        if meta.get("maximum") is not None and value > meta["maximum"]:
+            raise ValueError(f"{f.name}={value!r}: expected at most {meta['maximum']}")
+
+
+def parse_options(cls: type, raw: Mapping[str, str]) -> dict[str, object]:
+    """The option strings of a spec, converted to the types `cls` declares."""
+    types = _option_types(cls)
+    options = {}
+    for key, text in raw.items():
+        if key not in types:
+            known = ", ".join(sorted(types)) or "none"
+            raise ValueError(f"unknown option {key!r}; its options are: {known}")
+        options[key] = _convert(key, text, *types[key])
+    return options
+
+
+def describe_options(cls: type) -> list[str]:
+    """One line per option (name, type, default, allowed values) for help texts."""
+    types = _option_types(cls)
+    lines = []
+    for f in dataclasses.fields(cls):
+        kind, optional = types[f.name]
+        allowed = f.metadata.get("choices")
+        detail = "|".join(map(str, allowed)) if allowed else kind.__name__ + (" or none" if optional else "")
+        lines.append(f"{f.name}={detail} (default {f.default}){': ' + f.metadata['help'] if f.metadata.get('help') else ''}")
+    return lines
+
+
+# CP-SAT takes a 32-bit signed seed; project seeds are any non-negative
+# integer (packs derive 63-bit ones), so they are hashed down, not truncated,
+# to keep nearby seeds apart.
+CPSAT_SEED_BITS = 31
+
+
+def cpsat_seed(seed: int) -> int:
+    """A seed CP-SAT accepts (0 … 2³¹−1), derived deterministically from any integer seed."""
+    digest = hashlib.sha256(str(seed).encode()).digest()
+    return int.from_bytes(digest[:4], "big") >> (32 - CPSAT_SEED_BITS)
 
 
 # family -> solver name -> "module:class". Imported lazily so that asking for
@@ -62,13 +210,6 @@ def register(family: str, name: str, target: str) -> None:
     _REGISTRY.setdefault(family, {})[name] = target
 
 
-def require_choice(option: str, value: object, choices: Iterable[object]) -> None:
-    """The check every solver constructor makes of a named strategy option."""
-    choices = list(choices)
-    if value not in choices:
-        raise ValueError(f"unknown {option} {value!r}; expected one of {', '.join(map(str, choices))}")
-
-
 def default_slider_solver(blanks: int) -> str:
     """IDA* keeps only its path in memory, so it suits one blank on any board;
     the heuristic searches take one blank, and BFS takes several."""
@@ -79,40 +220,51 @@ def solver_names(family: str) -> list[str]:
     return sorted(_REGISTRY.get(family, {}))
 
 
-def _parse_value(text: str) -> object:
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
-    """Split ``name:key=value,key=value`` into the name and its options."""
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name:key=value,key=value`` into the name and its option strings."""
     name, _, rest = spec.partition(":")
-    options: dict[str, object] = {}
+    options: dict[str, str] = {}
     for item in filter(None, rest.split(",")):
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise InputError(f"solver option {item!r} in {spec!r}: expected key=value")
-        options[key.strip()] = _parse_value(value.strip())
+        options[key.strip()] = value.strip()
     return name.strip(), options
 
 
-def get_solver(family: str, spec: str) -> Solver:
-    """Build the solver named by `spec` (``name`` or ``name:key=value,…``)."""
-    name, options = parse_spec(spec)
+def solver_class(family: str, name: str) -> type:
+    """The class registered as `name` in `family` (imported on first use)."""
     table = _REGISTRY.get(family)
     if table is None:
-        raise InputError(f"unknown puzzle family {family!r}; expected one of {sorted(_REGISTRY)}")
+        raise InputError(f"unknown puzzle family {family!r}; expected one of {', '.join(sorted(_REGISTRY))}")
     if name not in table:
-        raise InputError(f"unknown {family} solver {name!r}; expected one of {sorted(table)}")
+        raise InputError(f"unknown {family} solver {name[:MAX_OPTION_CHARS]!r}; expected one of "
+                         f"{', '.join(sorted(table))}")
     module_name, _, class_name = table[name].partition(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def get_solver(family: str, spec: str) -> Solver:
+    """Build the solver named by `spec` (``name`` or ``name:key=value,…``), its options parsed by
+    the types the solver declares; a bad option is an InputError naming it."""
+    name, raw = parse_spec(spec)
+    cls = solver_class(family, name)
     try:
-        return cls(**options)
-    except (TypeError, ValueError) as exc:  # an unknown option, or a value the solver refuses
-        raise InputError(f"bad options for {family} solver {name!r}: {exc}") from None
+        return cls(**parse_options(cls, raw))
+    except ValueError as exc:  # a value of the wrong type, out of range, or a combination the solver refuses
+        raise InputError(f"{family} solver {name!r}: {exc}") from None
+
+
+def require_usable(solver: Solver, problem: Any) -> None:
+    """InputError unless `solver` is available here and supports `problem` (asked before solving)."""
+    refusal = solver.available() or solver.supports(problem)
+    if refusal:
+        raise InputError(f"solver {solver.name!r} cannot run this: {refusal}")
+
+
+def spec_of(solver: Solver) -> str:
+    """The spec that rebuilds `solver`: its name and the options that differ from their defaults."""
+    changed = [f"{f.name}={getattr(solver, f.name)}".lower() if isinstance(getattr(solver, f.name), bool)
+               else f"{f.name}={getattr(solver, f.name)}"
+               for f in dataclasses.fields(solver) if getattr(solver, f.name) != f.default]
+    return solver.name + (":" + ",".join(changed) if changed else "")

@@ -18,7 +18,7 @@ from typing import Any
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
-from cpmodel.solver import Status, get_solver, parse_spec
+from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from dictionaries import WordList, from_words, load
 from generators.pack import Avoid, PackError, derive_seed
 from generators.patterns import PatternSpec, check_pattern, generate_pattern
@@ -109,6 +109,7 @@ class CrosswordPackSpec:
         for attempt in range(MAX_PATTERN_ATTEMPTS):
             seed = derive_seed(self.seed, index, attempt)
             problem = FillProblem(generate_pattern(self.pattern_spec(), seed), words, rules)
+            require_usable(solver, problem)
             result = solver.solve(problem, time_limit=self.time_limit, seed=seed)
             if result.status is not Status.SOLVED:
                 continue

@@ -27,7 +27,7 @@ from cpmodel.slider.board import (
     random_walk,
 )
 from cpmodel.slider.verify import verify
-from cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec
+from cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec, require_usable
 from generators.pack import Avoid, PackError, derive_seed
 from generators.puzzles import slider_puzzle
 
@@ -96,8 +96,10 @@ class SliderPackSpec:
             if _key(start) in avoid.keys:
                 continue
             problem = SliderProblem(board, start, goal, self.blanks)
+            require_usable(solver, problem)
             result = solver.solve(problem, time_limit=self.time_limit, seed=seed)
-            if result.status is not Status.SOLVED or len(result.solution) != target:
+            # The depth is exact only for a proven optimum.
+            if result.status is not Status.SOLVED or result.optimal is not True or len(result.solution) != target:
                 continue
             puzzle = slider_puzzle(problem, list(result.solution), puzzle_id=f"{index + 1:04d}",
                                    solver=parse_spec(self.solver_spec)[0], stats=result.stats, seed=seed)

@@ -12,7 +12,7 @@ import typer
 from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
-from cpmodel.solver import Status, get_solver
+from cpmodel.solver import Status, get_solver, require_usable
 
 app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.",
                   no_args_is_help=True)
@@ -72,6 +72,7 @@ def fill_command(
         # The CLI owns the machine: give CP-SAT every core unless told otherwise.
         spec = f"{solver}{',' if ':' in solver else ':'}workers={os.cpu_count() or 1}"
     engine = get_solver("crossword", spec)
+    require_usable(engine, problem)
     result = engine.solve(problem, time_limit=time_limit, seed=seed)
     fill = result.solution if result.status is Status.SOLVED else None
     if fill is not None:

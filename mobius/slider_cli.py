@@ -27,6 +27,7 @@ from cpmodel.solver import (
     Status,
     default_slider_solver,
     get_solver,
+    require_usable,
 )
 
 app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True)
@@ -88,14 +89,14 @@ def format_stats(stats: dict[str, int | float]) -> str:
 # --- solve ---------------------------------------------------------------------------
 
 def solve_payload(status: str, solver: str, wall_s: float, stats: dict[str, int | float],
-                  moves: list[object] | None = None) -> dict[str, object]:
+                  moves: list[object] | None = None, optimal: bool = False) -> dict[str, object]:
     return {
         "status": status,
         "solver": solver,
         "length": None if moves is None else len(moves),
         "moves": moves,
         # Only a printed solution can be optimal.
-        "optimal": moves is not None and bool(stats.get("optimal", 0)),
+        "optimal": moves is not None and optimal,
         "wall_s": round(wall_s, 4),
         "stats": stats,
     }
@@ -117,7 +118,7 @@ def report_internal_error(result: SolveResult, message: str, as_json: bool) -> N
 
 
 def report_solved(problem: SliderProblem, result: SolveResult, moves: list[object], as_json: bool) -> None:
-    payload = solve_payload("SOLVED", result.solver, result.wall_s, result.stats, moves)
+    payload = solve_payload("SOLVED", result.solver, result.wall_s, result.stats, moves, result.optimal is True)
     optimal = "optimal" if payload["optimal"] else "not proven optimal"
     emit(payload, as_json, [
         f"SOLVED by {result.solver} in {result.wall_s:.2f} s: {len(moves)} move{'' if len(moves) == 1 else 's'}"
@@ -144,6 +145,7 @@ def solve_command(
     """Solve a slider puzzle. Exit 0 solved, 1 unreachable, 2 bad input, 3 timeout, 4 internal error."""
     problem = build_problem(board, start, goal, blanks)
     engine = choose_solver(solver, blanks)
+    require_usable(engine, problem)
     if blanks == 1:
         # Decided in polynomial time, so no search is spent on an impossible goal.
         started = time.perf_counter()

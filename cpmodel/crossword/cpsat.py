@@ -26,6 +26,7 @@ import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -33,11 +34,14 @@ from ortools.sat.python import cp_model
 from cpmodel.crossword import reference
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.solver import SolveResult, Status, require_choice
+from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_seed, option
 from cpmodel.surface import Cell
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 PREPASSES = ("ac3", "none")
+# CP-SAT's own ceiling on parallel workers is far above any machine here;
+# past this a value is a typo, not a wish.
+MAX_WORKERS = 256
 # CP-SAT parameter sets for its presolve. Expanding the tables dominates the
 # run time of fill models: on van Beek 15.01 and 15.04 with the 73k-word
 # `words` list, CP-SAT's default presolve had not finished after 60 s (19-25 s
@@ -88,7 +92,8 @@ class Domains:
     light_cells: list[np.ndarray]  # cell indices of each light, in its order
 
 
-class CpSatFillSolver:
+@dataclass(frozen=True)
+class CpSatFillSolver(SolverBase):
     """Fill a crossword with CP-SAT after shrinking its tables.
 
     `workers` is CP-SAT's `num_workers` (1 keeps runs deterministic for a
@@ -97,29 +102,23 @@ class CpSatFillSolver:
     "none" (only the unary filters); `presolve` picks one of `PRESOLVES`.
     """
 
-    name = "cpsat"
+    name: ClassVar[str] = "cpsat"
 
-    def __init__(self, workers: int = 1, maximize: bool = False, prepass: str = "ac3",
-                 presolve: str = "light", deterministic_time: float | None = None) -> None:
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, got {workers}")
-        require_choice("prepass", prepass, PREPASSES)
-        require_choice("presolve", presolve, PRESOLVES)
-        self.workers = workers
-        self.maximize = maximize
-        self.prepass = prepass
-        self.presolve = presolve
-        # CP-SAT's deterministic time: a budget that is the same on every
-        # machine (the pack generator uses it so that its output does not
-        # depend on the machine's speed); None = no such budget.
-        self.deterministic_time = deterministic_time
+    workers: int = option(1, minimum=1, maximum=MAX_WORKERS, help="CP-SAT search workers")
+    maximize: bool = option(False, help="the fill of highest total word score")
+    prepass: str = option("ac3", choices=PREPASSES, help="arc consistency before modelling, or none")
+    presolve: str = option("light", choices=PRESOLVES, help="CP-SAT presolve level")
+    # CP-SAT's deterministic time: a budget that is the same on every
+    # machine (the pack generator uses it so that its output does not
+    # depend on the machine's speed); None = no such budget.
+    deterministic_time: float | None = option(None, minimum=0.001, help="CP-SAT deterministic-time budget")
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0,
               hint: Fill | None = None) -> SolveResult:
         """Fill `problem`; `hint` (a whole or partial fill) guides CP-SAT's search.
 
         A maximising run that times out with a fill in hand returns it as
-        SOLVED with ``stats["optimal"] == 0``. CP-SAT's presolve does not
+        SOLVED with ``optimal=False``. CP-SAT's presolve does not
         always carry a hint through; with ``presolve="off"`` a hint that is a
         whole fill is taken as the answer.
         """
@@ -154,22 +153,23 @@ class CpSatFillSolver:
 
         # Statistics and the answer.
         stats.update(_solver_stats(solver))
-        fill = None
+        fill, optimal = None, None
         if status is Status.SOLVED:
             fill = {**problem.grid.letters,
                     **{cell: ALPHABET[solver.value(var)] for cell, var in zip(domains.cells, letter_vars)}}
             if self.maximize:
                 stats["objective"] = int(solver.objective_value)
-                stats["optimal"] = int(code == cp_model.OPTIMAL)
-        return self._result(status, fill, start, stats)
+                optimal = code == cp_model.OPTIMAL
+        return self._result(status, fill, start, stats, optimal)
 
-    def _result(self, status: Status, fill: Fill | None, start: float, stats: dict[str, int | float]) -> SolveResult:
-        return SolveResult(status, fill, self.name, time.perf_counter() - start, stats)
+    def _result(self, status: Status, fill: Fill | None, start: float, stats: dict[str, int | float],
+                optimal: bool | None = None) -> SolveResult:
+        return SolveResult(status, fill, self.name, time.perf_counter() - start, stats, optimal=optimal)
 
     def _cp_solver(self, seed: int, time_limit: float | None) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers
-        solver.parameters.random_seed = seed
+        solver.parameters.random_seed = cpsat_seed(seed)
         for key, value in PRESOLVES[self.presolve].items():
             setattr(solver.parameters, key, value)
         if self.deterministic_time is not None:

@@ -37,9 +37,10 @@ import weakref
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.solver import SolveResult, Status, require_choice
+from cpmodel.solver import SolveResult, SolverBase, Status, option
 from dictionaries import WordList
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -508,22 +509,19 @@ INFERENCES: dict[str, tuple[Infer, Infer]] = {
 }
 
 
-class ReferenceSolver:
+@dataclass(frozen=True)
+class ReferenceSolver(SolverBase):
     """Backtracking fill with MRV or dom/wdeg, forward checking or MAC."""
 
-    name = "reference"
+    name: ClassVar[str] = "reference"
 
-    def __init__(self, select: str = "domwdeg", inference: str = "ac3", randomize: bool = False,
-                 restarts: bool = False, max_backtracks: int | None = None) -> None:
-        require_choice("select", select, SELECTIONS)
-        require_choice("inference", inference, INFERENCES)
-        self.select = select
-        self.inference = inference
-        self.randomize = randomize
-        self.restarts = restarts
-        # A deterministic budget: the pack generator uses it so that which
-        # patterns get rejected does not depend on the machine's speed.
-        self.max_backtracks = math.inf if max_backtracks is None else max_backtracks
+    select: str = option("domwdeg", choices=SELECTIONS, help="variable choice")
+    inference: str = option("ac3", choices=INFERENCES, help="ac3 (maintained arc consistency) or fc")
+    randomize: bool = option(False, help="seeded near-best word order and tie-breaks")
+    restarts: bool = option(False, help="Luby restarts")
+    # A deterministic budget: the pack generator uses it so that which
+    # patterns get rejected does not depend on the machine's speed.
+    max_backtracks: int | None = option(None, minimum=0, help="give up (TIMEOUT) after this many backtracks")
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()
@@ -532,7 +530,8 @@ class ReferenceSolver:
 
         # Model: one variable per light, its domain the words that fit it.
         net = build_network(problem)
-        st = State(net, initial_domains(problem, net), deadline, rng, self.max_backtracks)
+        budget = math.inf if self.max_backtracks is None else self.max_backtracks
+        st = State(net, initial_domains(problem, net), deadline, rng, budget)
         if self.randomize:
             rng.shuffle(st.order)
         initial_domain = 0

@@ -35,12 +35,13 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ortools.sat.python import cp_model
 
 from cpmodel.slider.board import BLANK, Board, SliderProblem
 from cpmodel.slider.group import is_reachable
-from cpmodel.solver import SolveResult, Status
+from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_seed, option
 
 Move = tuple[int, int]  # (a, c): the tile on vertex a slides into the blank on vertex c
 Tiles = dict[tuple[int, int], cp_model.IntVar]  # one step: (vertex, tile) -> "tile on vertex"
@@ -374,6 +375,9 @@ def _read_moves(solver: cp_model.CpSolver, built: HorizonModel, blanks: int) -> 
 
 # Full-problem CP-SAT workers for workers > 1: the time-ordered search first,
 # then CP-SAT's own searches for diversity (they share learned bounds).
+# CP-SAT's own ceiling on parallel workers is far above any machine here;
+# past this a value is a typo, not a wish.
+MAX_WORKERS = 256
 PORTFOLIO = ("fixed", "no_lp", "quick_restart_no_lp", "default_lp", "quick_restart", "max_lp")
 
 
@@ -398,18 +402,25 @@ def _configure_search(solver: cp_model.CpSolver, workers: int) -> None:
     solver.parameters.use_feasibility_jump = False
 
 
-class CpSatSliderSolver:
+@dataclass(frozen=True)
+class CpSatSliderSolver(SolverBase):
     """Optimal slider solutions by CP-SAT over increasing horizons."""
 
-    name = "cpsat"
+    name: ClassVar[str] = "cpsat"
 
-    def __init__(self, workers: int = 1, max_horizon: int | None = None, prune: bool = True,
-                 sums: bool = False, budget: bool = True, symmetry: bool = True, parity: bool = True,
-                 search: bool = True) -> None:
-        self.workers = workers
-        self.max_horizon = max_horizon
-        self.tricks = Tricks(prune=prune, sums=sums, budget=budget, symmetry=symmetry, parity=parity,
-                             search=search)
+    workers: int = option(1, minimum=1, maximum=MAX_WORKERS, help="CP-SAT search workers")
+    max_horizon: int | None = option(None, minimum=0, help="longest solution tried")
+    prune: bool = option(True, help="drop moves that cannot be on a short path")
+    sums: bool = option(False, help="distance-sum constraints")
+    budget: bool = option(True, help="per-tile move budget")
+    symmetry: bool = option(True, help="break move-order symmetry")
+    parity: bool = option(True, help="skip horizons of the wrong parity")
+    search: bool = option(True, help="time-ordered search strategy")
+
+    @property
+    def tricks(self) -> Tricks:
+        return Tricks(prune=self.prune, sums=self.sums, budget=self.budget, symmetry=self.symmetry,
+                      parity=self.parity, search=self.search)
 
     def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()
@@ -417,14 +428,20 @@ class CpSatSliderSolver:
         stats: dict[str, int | float] = {"lower_bound": lower_bound(problem), "horizons_tried": 0,
                                          "conflicts": 0, "branches": 0}
 
+        notes: dict[str, str] = {}
+
         def result(status: Status, solution: object | None = None) -> SolveResult:
-            return SolveResult(status, solution, self.name, time.perf_counter() - started, stats)
+            # The first horizon that admits a solution is the optimum: every shorter one was refuted.
+            return SolveResult(status, solution, self.name, time.perf_counter() - started, stats, notes,
+                               optimal=True if solution is not None else None)
 
         # One blank: the group test decides reachability outright. Several
         # blanks: UNSAT only once every horizon up to the bound has failed.
-        if problem.blanks == 1 and not is_reachable(problem)[0]:
-            stats["proved_unreachable"] = 1
-            return result(Status.UNSAT)
+        if problem.blanks == 1:
+            reachable, reason = is_reachable(problem)
+            if not reachable:
+                notes["unreachable"] = reason
+                return result(Status.UNSAT)
         proof_bound = arrangement_count(problem) - 1
         last = proof_bound if self.max_horizon is None else min(self.max_horizon, proof_bound)
         for horizon in _horizons(problem, self.tricks, last):
@@ -442,7 +459,7 @@ class CpSatSliderSolver:
             stats["conflicts"] += solver.num_conflicts
             stats["branches"] += solver.num_branches
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                stats.update(horizon=horizon, optimal=1)
+                stats["horizon"] = horizon
                 return result(Status.SOLVED, _read_moves(solver, built, problem.blanks))
             if status != cp_model.INFEASIBLE:
                 return result(Status.TIMEOUT if status == cp_model.UNKNOWN else Status.ERROR)
@@ -456,7 +473,7 @@ class CpSatSliderSolver:
     def _configured_solver(self, deadline: float | None, seed: int) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = self.workers
-        solver.parameters.random_seed = seed
+        solver.parameters.random_seed = cpsat_seed(seed)
         if self.tricks.search:
             _configure_search(solver, self.workers)
         if deadline is not None:

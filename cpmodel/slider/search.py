@@ -25,7 +25,9 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from cpmodel.errors import InputError
 from cpmodel.slider.board import BLANK, SliderProblem
@@ -39,7 +41,7 @@ from cpmodel.slider.heuristics import (
     make_heuristic,
     parse_partition,
 )
-from cpmodel.solver import SolveResult, Status
+from cpmodel.solver import SolveResult, SolverBase, Status, option
 
 # The clock is read once per this many nodes (a power of two, tested with a
 # mask): ~2 ms of IDA* work, so deadlines overrun by milliseconds at most.
@@ -47,7 +49,7 @@ CLOCK_EVERY = 1024
 NO_BOUND = 1 << 30
 
 Moves = list  # one blank: [vertex, …]; k blanks: [(from, to), …]
-Stats = dict[str, int | float | str]
+Stats = dict[str, int | float]
 
 
 # --- shared plumbing -----------------------------------------------------------------
@@ -56,39 +58,36 @@ def _deadline(time_limit: float | None) -> float:
     return math.inf if time_limit is None else time.perf_counter() + time_limit
 
 
-def refuted_by_group(problem: SliderProblem, stats: Stats) -> bool:
+def refuted_by_group(problem: SliderProblem, notes: dict[str, str]) -> bool:
     """One blank: the group test (`group.py`) decides unreachability before
-    any search, and its reason goes into `stats`. Several blanks: False."""
+    any search, and its reason goes into `notes`. Several blanks: False."""
     if problem.blanks != 1:
         return False
     from cpmodel.slider.group import is_reachable  # lazy: sympy is slow to import
 
     reachable, reason = is_reachable(problem)
     if not reachable:
-        stats["unreachable"] = reason
+        notes["unreachable"] = reason
     return not reachable
 
 
 def _run(name: str, problem: SliderProblem, time_limit: float | None,
-         search: Callable[[SliderProblem, float, Stats], Moves | None]) -> SolveResult:
+         search: Callable[[SliderProblem, float, Stats, dict[str, str]], Moves | None]) -> SolveResult:
     """Time `search`, map its outcome (moves / None = unreachable / deadline) to a SolveResult."""
     started = time.perf_counter()
     deadline = _deadline(time_limit)
     stats: Stats = {"nodes": 0}
+    notes: dict[str, str] = {}
     try:
-        moves = search(problem, deadline, stats)
+        moves = search(problem, deadline, stats, notes)
         status = Status.UNSAT if moves is None else Status.SOLVED
     except DeadlineExceeded:
         moves, status = None, Status.TIMEOUT
     if moves is not None:
         stats["length"] = len(moves)
-        stats["optimal"] = 1  # every search here returns a shortest solution (read by the CLI, like cpsat's)
-    return SolveResult(status, moves, name, time.perf_counter() - started, stats)
-
-
-def _one_blank_only(problem: SliderProblem, name: str) -> None:
-    if problem.blanks != 1:
-        raise InputError(f"{name} supports one blank, this problem has {problem.blanks}; use bfs or cpsat")
+    # Every search here returns a shortest solution.
+    return SolveResult(status, moves, name, time.perf_counter() - started, stats, notes,
+                       optimal=True if moves is not None else None)
 
 
 def _swap(state: bytes, blank: int, vertex: int) -> bytes:
@@ -173,53 +172,63 @@ def bfs(problem: SliderProblem, deadline: float, stats: Stats) -> Moves | None:
     return None
 
 
-class BfsSolver:
+@dataclass(frozen=True)
+class BfsSolver(SolverBase):
     """Breadth-first search; any number of blanks."""
 
-    name = "bfs"
+    name: ClassVar[str] = "bfs"
 
     def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        def attempt(problem: SliderProblem, deadline: float, stats: Stats) -> Moves | None:
-            return None if refuted_by_group(problem, stats) else bfs(problem, deadline, stats)
+        def attempt(problem: SliderProblem, deadline: float, stats: Stats, notes: dict[str, str]) -> Moves | None:
+            return None if refuted_by_group(problem, notes) else bfs(problem, deadline, stats)
 
         return _run(self.name, problem, time_limit, attempt)
 
 
 # --- heuristic solvers ----------------------------------------------------------------
 
-class _HeuristicSolver:
+@dataclass(frozen=True)
+class _HeuristicSolver(SolverBase):
     """Shared options: heuristic name, pdb partition, reflection, disk cache."""
 
-    name = "heuristic"
+    heuristic: str = option("pdb", choices=HEURISTIC_NAMES, help="admissible heuristic")
+    partition: str | None = option(None, help="pattern groups, e.g. 3-6-6 (default: by board size)")
+    reflect: bool = option(True, help="also look tables up through the board's mirror symmetry")
+    cache: bool = option(True, help="keep pattern tables on disk between runs")
 
-    def __init__(self, heuristic: str = "pdb", partition: str | Partition | None = None, reflect: bool = True,
-                 cache: bool = True) -> None:
-        if heuristic not in HEURISTIC_NAMES:
-            raise InputError(f"unknown heuristic {heuristic!r}; expected one of {', '.join(HEURISTIC_NAMES)}")
-        self.heuristic = heuristic
-        self.partition = parse_partition(partition) if isinstance(partition, str) else partition
-        self.reflect = reflect
-        self.cache = cache
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.partition is not None:
+            parse_partition(self.partition)  # a malformed partition fails here, as a bad option
+
+    def supports(self, problem: SliderProblem) -> str | None:
+        if problem.blanks != 1:
+            return f"{self.name} supports one blank, this problem has {problem.blanks}; use bfs or cpsat"
+        return None
 
     def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        def attempt(problem: SliderProblem, deadline: float, stats: Stats) -> Moves | None:
-            _one_blank_only(problem, self.name)
+        refusal = self.supports(problem)
+        if refusal:
+            raise InputError(refusal)
+
+        def attempt(problem: SliderProblem, deadline: float, stats: Stats, notes: dict[str, str]) -> Moves | None:
             # before the heuristic: no table is built just to learn the goal is out of reach
-            if refuted_by_group(problem, stats):
+            if refuted_by_group(problem, notes):
                 return None
-            return self.search(problem, self.prepare(problem, deadline, stats), deadline, stats)
+            return self.search(problem, self.prepare(problem, deadline, stats, notes), deadline, stats)
 
         return _run(self.name, problem, time_limit, attempt)
 
     def search(self, problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: Stats) -> Moves | None:
         raise NotImplementedError
 
-    def prepare(self, problem: SliderProblem, deadline: float, stats: Stats) -> Heuristic:
-        """The heuristic for this board and goal (built, loaded or kept in memory); notes it in stats."""
+    def prepare(self, problem: SliderProblem, deadline: float, stats: Stats, notes: dict[str, str]) -> Heuristic:
+        """The heuristic for this board and goal (built, loaded or kept in memory); named in notes."""
         began = time.perf_counter()
-        heuristic = _cached_heuristic(self.heuristic, problem, self.partition, self.reflect,
+        partition = parse_partition(self.partition) if self.partition is not None else None
+        heuristic = _cached_heuristic(self.heuristic, problem, partition, self.reflect,
                                       cache_dir() if self.cache else None, deadline)
-        stats["heuristic"] = heuristic.name
+        notes["heuristic"] = heuristic.name
         stats["setup_s"] = round(time.perf_counter() - began, 4)
         stats["h0"] = heuristic.estimate(problem.start)
         return heuristic
@@ -282,10 +291,11 @@ def astar(problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: 
     return None
 
 
+@dataclass(frozen=True)
 class AStarSolver(_HeuristicSolver):
     """A* with a named admissible heuristic; one blank."""
 
-    name = "astar"
+    name: ClassVar[str] = "astar"
 
     def search(self, problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: Stats) -> Moves | None:
         return astar(problem, heuristic, deadline, stats)
@@ -378,10 +388,11 @@ def ida_star(problem: SliderProblem, heuristic: Heuristic, deadline: float, stat
     return None
 
 
+@dataclass(frozen=True)
 class IdaStarSolver(_HeuristicSolver):
     """IDA* with a named admissible heuristic; one blank."""
 
-    name = "idastar"
+    name: ClassVar[str] = "idastar"
 
     def search(self, problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: Stats) -> Moves | None:
         # group.py normally settles reachability first; without it, a bound past the number of

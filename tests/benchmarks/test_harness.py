@@ -13,8 +13,9 @@ import json
 import math
 import subprocess
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -29,7 +30,7 @@ from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.errors import InputError
-from cpmodel.solver import SolveResult, Status, get_solver
+from cpmodel.solver import SolveResult, SolverBase, Status, get_solver, option
 from dictionaries import from_words, load
 from generators.patterns import PatternSpec, generate_pattern
 from mobius import bench_cli
@@ -45,13 +46,13 @@ SQUARE_WORDS = ["CAT", "ARE", "TEA"]
 
 # --- test solvers (imported by the child processes) ------------------------------
 
-class SleepySolver:
+@dataclass(frozen=True)
+class SleepySolver(SolverBase):
     """Ignores its time limit; with `pidfile`, also starts a program and records its pid."""
 
-    name = "sleepy"
+    name: ClassVar[str] = "sleepy"
 
-    def __init__(self, pidfile: str = "") -> None:
-        self.pidfile = pidfile
+    pidfile: str = option("")
 
     def solve(self, problem: object, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         if self.pidfile:
@@ -214,7 +215,7 @@ def test_the_backstop_kills_a_solver_that_ignores_its_limit(tmp_path: Path, monk
                        extra_solvers={(CROSSWORD, "sleepy"): "test_harness:SleepySolver"})
     started = time.perf_counter()
     (rec,) = run_jobs([Job(tiny_instance(tmp_path, SIX_WORDS), f"sleepy:pidfile={pidfile}", 0, 0, 0.5)], config)
-    assert rec.status == "TIMEOUT" and "backstop" in rec.note
+    assert rec.status == "TIMEOUT" and "backstop" in rec.note, rec.note
     assert rec.wall_s is not None and rec.wall_s >= 1.5
     assert time.perf_counter() - started < 60
     # The program the solver started went down with it.
@@ -301,12 +302,12 @@ def test_qxw_agrees_with_the_reference_solver_across_the_mobius_seam() -> None:
 
 def test_qxw_reports_what_it_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
     prefilled = FillProblem(make_grid(["A..", "...", "..."]), from_words(SIX_WORDS))
-    assert QxwSolver(binary="/bin/true").solve(prefilled).stats.get("prefilled_cells") == 1
+    assert "prefilled" in QxwSolver(binary="/bin/true").supports(prefilled)
     monkeypatch.setattr(qxw_module, "find_qxw", lambda: None)
     missing = QxwSolver()
-    assert missing.unavailable_reason is not None
+    assert "not installed" in missing.available()
     result = missing.solve(FillProblem(make_grid(THREE_BY_THREE), from_words(SIX_WORDS)))
-    assert result.status is Status.ERROR and result.stats.get("unavailable") == 1
+    assert result.status is Status.ERROR and "not installed" in result.notes["refused"]
 
 
 # --- end to end ----------------------------------------------------------------

@@ -201,7 +201,7 @@ def test_maximize_finds_the_best_total_score(surface: str) -> None:
     assert result.status is Status.SOLVED
     assert total_score(prob, result.solution) >= best
     assert result.stats["objective"] == total_score(prob, result.solution)
-    assert result.stats["optimal"] == 1
+    assert result.optimal is True
 
 
 # --- parameters ------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 
 from cpmodel.slider.board import SliderProblem, default_goal, preset
 from cpmodel.slider.verify import verify
-from cpmodel.solver import SolveResult, Status
+from cpmodel.solver import SolveResult, SolverBase, Status
 from mobius import slider_cli
 from mobius.cli import app
 
@@ -98,13 +98,13 @@ def test_solve_timeout_exits_3() -> None:
     assert (out["status"], out["moves"], out["optimal"]) == ("TIMEOUT", None, False)
 
 
-class WrongMovesSolver:
+class WrongMovesSolver(SolverBase):
     """A solver that claims success with a move along no edge."""
 
     name = "wrong"
 
     def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        return SolveResult(Status.SOLVED, [problem.board.n - 1], self.name, 0.0, {"optimal": 1})
+        return SolveResult(Status.SOLVED, [problem.board.n - 1], self.name, 0.0, optimal=True)
 
 
 def test_invalid_solution_is_never_printed(monkeypatch: pytest.MonkeyPatch) -> None:
