@@ -1,9 +1,8 @@
-"""Block and barred grid patterns for crosswords on any surface.
+"""Block and barred grid patterns for crosswords on any surface: the rules and
+the generator.
 
-Covers: `PatternSpec` (size, surface and the rules a pattern must keep),
-`generate_pattern` (a seeded, randomised constructive search) and
-`check_pattern` (an independent checker listing every rule a grid breaks).
-The rules:
+Covers: `PatternSpec` (size, surface and the rules a pattern must keep) and
+`generate_pattern` (a seeded, randomised constructive search). The rules:
 
 - symmetric under a symmetry of the unfolded rectangle: "rot180"
   ((x, y) → (W−1−x, H−1−y), the default: it maps every glue to itself, so a
@@ -11,33 +10,43 @@ The rules:
 - every run of two or more white cells is a light of at least `min_length`;
 - `checked=True`: every white cell lies in an across and a down light
   (American style); `checked=False` also allows runs of one cell;
-- white cells connected through `step()` in all four directions, bars
-  respected, across the glue;
+- white cells connected through the glue (bars respected);
 - blocks (barred style: bars) per cell within `density`;
 - no cyclic light (a loop with no block or bar) unless `allow_cyclic`;
 - at most `max_seam_crossings` seam crossings per light, if given;
-- no light longer than `max_length`, if given.
+- no light longer than `max_length`, if given;
+- at least `min_seam_lights` lights cross a seam (a Möbius puzzle that
+  never uses its seam is a flat puzzle drawn oddly);
+- at most `max_short_share` of the lights have `SHORT_LIGHT` letters or
+  fewer, if given;
+- `allow_clutter=False`: no *track* — a whole row or column of the blank
+  surface, followed through the glue — is cut into two or more lights that
+  are all short (a row of three-letter words is filler, not a crossword).
 
-The search. With no blocks, `find_runs` cuts the cells of each direction into
-fixed *tracks*: a row of the plane, the loop of one row on a cylinder, the
-loop of rows y and H−1−y on a Möbius strip. Blocks and bars cut tracks into
-runs. An attempt starts from all white and only ever adds symmetric orbits:
+The independent checker of these rules is `generators/pattern_check.py`; the
+canonical form, counting and the per-seed walk through the patterns are in
+`generators/pattern_space.py`.
+
+The search reads every run from `cpmodel.crossword.lights.find_runs`, the
+project's one run finder, on the grid as it stands. An attempt starts from
+all white and only ever adds symmetric orbits:
 
 1. repair: after every move, each run too short to be a light is filled
    with blocks (barred style cannot fill, so a bar that leaves a short run
    is refused);
 2. required cuts: every cyclic run (unless allowed), every run over the
-   seam limit and every run over the length limit is split, by the candidate block or bar needing least repair;
+   seam limit and every run over the length limit is split, by the candidate
+   block or bar needing least repair;
 3. random moves: orbits drawn by a small tournament (least repair first,
    then the longest runs split) until a density drawn from the range is
    reached, first without any repair (no clumps), then, only if the density
    floor is still out of reach, with it.
 
-A move whose repair overshoots the density ceiling or disconnects the white
-cells is undone. An attempt that gets stuck is abandoned and a fresh one
-started, at most `MAX_ATTEMPTS` times, all driven by one `random.Random(seed)`.
-`generate_pattern_with_stats` reports how many attempts that took
-(`PatternStats.pattern_attempts`; all but the last were rejected).
+A move whose repair overshoots the density ceiling, disconnects the white
+cells, leaves fewer seam lights than asked, makes clutter or too many short
+lights is undone. The finished attempt is checked against every rule once
+more; one that gets stuck or fails is abandoned and a fresh one started, at
+most `MAX_ATTEMPTS` times, all driven by one `random.Random(seed)`.
 
 Leaves out: words and fills, clue numbering (`cpmodel.crossword.lights`),
 rendering, and the surface geometry itself (asked of `cpmodel.surface`).
@@ -47,18 +56,17 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter, deque
-from collections.abc import Iterable
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
-from cpmodel.crossword.grid import BLOCK, MAX_SIZE, WHITE, Grid, make_grid
-from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, find_lights, find_runs
+from cpmodel.crossword.grid import BLOCK, MAX_SIZE, WHITE, Grid
+from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, find_runs
 from cpmodel.surface import Cell, Surface, step, surface
 
 SYMMETRIES = ("rot180", "mirror", "none")
 STYLES = ("blocks", "barred")
+AXES = (ACROSS, DOWN)  # axis 0 and 1 of the edge keys below
 
 # Published American grids run at about one block in six; 10 % still leaves
 # enough blocks to cut every loop of the small glued grids the benchmarks use
@@ -66,10 +74,14 @@ STYLES = ("blocks", "barred")
 # turns into a lattice of three-letter words.
 DEFAULT_DENSITY = (0.10, 0.30)
 
-# Fresh starts before giving up. On the benchmark sizes an attempt succeeds
-# at least about two times in three (at most 5 attempts seen over 30 seeds of
-# each), so 200 makes a spurious failure vanishingly rare, while an impossible
-# spec still fails within about a second.
+# The length counted as short by `max_short_share` and the clutter rule:
+# three-letter words are the filler every crossword has too many of.
+SHORT_LIGHT = 3
+
+# Fresh starts before giving up. On the pack sizes with the pack rules an
+# attempt succeeds about one time in three at worst (11×5 Möbius), so 200
+# makes a spurious failure vanishingly rare, while an impossible spec still
+# fails within a few seconds.
 MAX_ATTEMPTS = 200
 
 # Candidates drawn per random move; of those needing the least repair, the
@@ -82,8 +94,8 @@ TOURNAMENT_SIZE = 3
 # whole column), but random moves that drag in extra blocks make clumps.
 MAX_RANDOM_REPAIR = 0
 
-_AXES = (ACROSS, DOWN)  # axis 0 and 1 of the edge keys below
-_Runs = dict[str, list[tuple[tuple[Cell, ...], int, bool]]]  # find_runs per direction
+Run = tuple[tuple[Cell, ...], int, bool]  # find_runs: cells, seam crossings, cyclic
+Runs = dict[str, list[Run]]
 
 
 class PatternError(ValueError):
@@ -107,6 +119,9 @@ class PatternSpec:
     # Longest light; None = no limit. A light longer than the word list's
     # longest word can never be filled (wrapped lights run up to 2W − 1).
     max_length: int | None = None
+    min_seam_lights: int = 0
+    max_short_share: float | None = None
+    allow_clutter: bool = True
 
     def __post_init__(self) -> None:
         problems = _spec_problems(self)
@@ -121,6 +136,12 @@ class PatternSpec:
             rules.append(f"at most {self.max_seam_crossings} seam crossings per light")
         if self.max_length is not None:
             rules.append(f"lights of at most {self.max_length}")
+        if self.min_seam_lights:
+            rules.append(f"at least {self.min_seam_lights} lights across the seam")
+        if self.max_short_share is not None:
+            rules.append(f"at most {self.max_short_share:.0%} of lights of {SHORT_LIGHT} or fewer letters")
+        if not self.allow_clutter:
+            rules.append(f"no row or column of {SHORT_LIGHT}-letter lights only")
         return f"{self.width}x{self.height} {self.surface} {self.style} pattern ({', '.join(rules)})"
 
 
@@ -129,7 +150,7 @@ class PatternStats:
     """How hard the search worked for one pattern."""
 
     pattern_attempts: int  # attempts started, the successful one included: all but the last were rejected
-    rejected_moves: int  # blocks or bars refused (density ceiling, connectivity, barred short run), all attempts
+    rejected_moves: int  # blocks or bars refused (a rule broken by the move or its repair), all attempts
 
 
 def _spec_problems(spec: PatternSpec) -> list[str]:
@@ -138,9 +159,10 @@ def _spec_problems(spec: PatternSpec) -> list[str]:
         if not 1 <= value <= MAX_SIZE:
             problems.append(f"{name} {value} is outside 1..{MAX_SIZE}")
     try:
-        surface(spec.surface)
+        surf = surface(spec.surface)
     except KeyError as exc:
         problems.append(str(exc.args[0]))
+        surf = None
     if spec.min_length < 1:
         problems.append(f"min_length must be at least 1, got {spec.min_length}")
     if spec.symmetry not in SYMMETRIES:
@@ -154,6 +176,14 @@ def _spec_problems(spec: PatternSpec) -> list[str]:
         problems.append(f"max_seam_crossings must be at least 0 or None, got {spec.max_seam_crossings}")
     if spec.max_length is not None and spec.max_length < spec.min_length:
         problems.append(f"max_length {spec.max_length} is below min_length {spec.min_length}")
+    if spec.min_seam_lights < 0:
+        problems.append(f"min_seam_lights must be at least 0, got {spec.min_seam_lights}")
+    elif spec.min_seam_lights and surf is not None and not surf.has_seam:
+        problems.append(f"min_seam_lights {spec.min_seam_lights}: the {surf.name} has no seam to cross")
+    elif spec.min_seam_lights and spec.max_seam_crossings == 0:
+        problems.append(f"min_seam_lights {spec.min_seam_lights} with max_seam_crossings 0: no light may cross")
+    if spec.max_short_share is not None and not 0.0 <= spec.max_short_share <= 1.0:
+        problems.append(f"max_short_share must be within 0..1, got {spec.max_short_share}")
     return problems
 
 
@@ -176,23 +206,15 @@ def density_bounds(spec: PatternSpec) -> tuple[int, int]:
     return math.ceil(spec.density[0] * cells - 1e-9), math.floor(spec.density[1] * cells + 1e-9)
 
 
-def _length_ok(length: int, spec: PatternSpec) -> bool:
+def length_ok(length: int, spec: PatternSpec) -> bool:
     """Whether a maximal run of `length` white cells is allowed."""
     return length >= spec.min_length or (length == 1 and not spec.checked)
 
 
-# --- the surface as tracks -----------------------------------------------------
+# --- the surface, precomputed -----------------------------------------------------
 
 # Cells are indexed y * W + x; an edge key is 2 * (index of the cell it leaves
 # moving right or down) + axis, the cell that owns its bar in `Grid`.
-
-@dataclass(frozen=True)
-class _Track:
-    cells: tuple[int, ...]  # in order along the track
-    edges: tuple[int, ...]  # edges[i] joins cells[i] and cells[(i + 1) % n]; n − 1 of them on a path
-    seams: tuple[bool, ...]  # seams[i]: edges[i] crosses a seam
-    closed: bool  # a loop
-
 
 @dataclass(frozen=True)
 class _Layout:
@@ -200,53 +222,37 @@ class _Layout:
 
     width: int
     height: int
-    tracks: tuple[_Track, ...]
-    cell_places: tuple[tuple[tuple[int, int], ...], ...]  # per cell: (track, position) across and down
-    edge_places: dict[int, tuple[int, int]]  # per edge key: (track, index in its edges)
-    neighbours: tuple[tuple[tuple[int, int], ...], ...]  # per cell: (neighbour, edge key)
+    surface: Surface
     cell_image: tuple[int, ...]
-    edge_image: dict[int, int]
+    edge_image: dict[int, int]  # every edge key -> the key of its symmetric image
+    track_of: tuple[tuple[int, ...], tuple[int, ...]]  # per axis, per cell: the track (blank run) it lies on
+    crosses: tuple[tuple[bool, ...], tuple[bool, ...]]  # per axis, per cell: the step leaving it crosses a seam
 
-    def cell(self, index: int) -> Cell:
-        return index % self.width, index // self.width
+    def index(self, cell: Cell) -> int:
+        return cell[1] * self.width + cell[0]
 
 
 @lru_cache(maxsize=64)  # a pack asks for many patterns of the same few shapes
 def _layout(w: int, h: int, surface_name: str, symmetry: str) -> _Layout:
     surf = surface(surface_name)
-    index = {(x, y): y * w + x for y in range(h) for x in range(w)}
-    tracks = _tracks(surf, w, h, index)
-    cell_places: list[list[tuple[int, int]]] = [[] for _ in range(w * h)]
-    neighbours: list[list[tuple[int, int]]] = [[] for _ in range(w * h)]
-    edge_places: dict[int, tuple[int, int]] = {}
+    cells = [(x, y) for y in range(h) for x in range(w)]
+    blank = Grid(tuple(WHITE * w for _ in range(h)), surf)
+    track_of: list[list[int]] = [[-1] * (w * h), [-1] * (w * h)]
+    crosses: list[list[bool]] = [[False] * (w * h), [False] * (w * h)]
     edge_ends: dict[int, tuple[int, int, bool]] = {}
-    for t, track in enumerate(tracks):
-        n = len(track.cells)
-        for position, c in enumerate(track.cells):
-            cell_places[c].append((t, position))
-        for i, (key, seam) in enumerate(zip(track.edges, track.seams)):
-            a, b = track.cells[i], track.cells[(i + 1) % n]
-            edge_places[key] = (t, i)
-            edge_ends[key] = (a, b, seam)
-            neighbours[a].append((b, key))
-            neighbours[b].append((a, key))
-    cell_image = tuple(index[symmetric_cell(symmetry, w, h, (x, y))] for (x, y) in index)
+    for axis, name in enumerate(AXES):
+        for t, (run, _, _) in enumerate(find_runs(blank, name)):
+            for cell in run:
+                track_of[axis][cell[1] * w + cell[0]] = t
+        for a, cell in enumerate(cells):
+            nxt = step(surf, w, h, cell, DIRECTIONS[name])
+            if nxt is not None:
+                crosses[axis][a] = nxt.crossed
+                edge_ends[2 * a + axis] = (a, nxt.cell[1] * w + nxt.cell[0], nxt.crossed)
+    cell_image = tuple(y * w + x for x, y in (symmetric_cell(symmetry, w, h, c) for c in cells))
     edge_image = {key: _edge_image(key, edge_ends, cell_image) for key in edge_ends}
-    return _Layout(w, h, tracks, tuple(map(tuple, cell_places)), edge_places, tuple(map(tuple, neighbours)),
-                   cell_image, edge_image)
-
-
-def _tracks(surf: Surface, width: int, height: int, index: dict[Cell, int]) -> tuple[_Track, ...]:
-    """The runs of the all-white grid, across then down, with their edges."""
-    blank = Grid(tuple(WHITE * width for _ in range(height)), surf)
-    tracks = []
-    for axis, name in enumerate(_AXES):
-        for cells, _crossings, cyclic in find_runs(blank, name):
-            count = len(cells) if cyclic else len(cells) - 1
-            seams = tuple(step(surf, width, height, cells[i], DIRECTIONS[name]).crossed for i in range(count))
-            edges = tuple(2 * index[cells[i]] + axis for i in range(count))
-            tracks.append(_Track(tuple(index[c] for c in cells), edges, seams, cyclic))
-    return tuple(tracks)
+    return _Layout(w, h, surf, cell_image, edge_image, (tuple(track_of[0]), tuple(track_of[1])),
+                   (tuple(crosses[0]), tuple(crosses[1])))
 
 
 def _edge_image(key: int, edge_ends: dict[int, tuple[int, int, bool]], cell_image: tuple[int, ...]) -> int:
@@ -267,9 +273,11 @@ def _edge_image(key: int, edge_ends: dict[int, tuple[int, int, bool]], cell_imag
 
 _Units = tuple[list[int], list[int]]  # cell indices and edge keys: a move, or what it added
 
+
 class _Attempt:
     """A pattern under construction: blocks and bars are only ever added
-    (with their symmetric images), except that a refused move is undone."""
+    (with their symmetric images), except that a refused move is undone.
+    Runs come from `find_runs` on the current grid, cached until it changes."""
 
     def __init__(self, layout: _Layout, spec: PatternSpec, rng: random.Random) -> None:
         self.layout, self.spec, self.rng = layout, spec, rng
@@ -278,57 +286,56 @@ class _Attempt:
         self.barred = spec.style == "barred"
         self.ceiling = density_bounds(spec)[1]
         self.rejected = 0
+        self._runs: Runs | None = None
+        self._seen: dict[tuple[bytes, frozenset[int]], Runs] = {}
+        self._where: tuple[dict[Cell, tuple[int, int]], ...] | None = None
 
     @property
     def count(self) -> int:
         """What the density counts: bars in barred style, blocks otherwise."""
         return len(self.bars) if self.barred else sum(self.blocked)
 
-    # runs ---------------------------------------------------------------
+    @property
+    def unit_name(self) -> str:
+        return "bar" if self.barred else "block"
 
-    def runs(self, t: int) -> list[tuple[list[int], bool]]:
-        """The runs of track `t`: (positions along the track, cyclic)."""
-        track = self.layout.tracks[t]
-        n = len(track.cells)
-        white = [not self.blocked[c] for c in track.cells]
-        # cut[i]: no step from position i to the next (a block either side, a bar, the end of a path)
-        cut = [not (a and b) for a, b in zip(white, white[1:] + white[:1])]
-        if self.bars:
-            cut = [c or (i < len(track.edges) and track.edges[i] in self.bars) for i, c in enumerate(cut)]
-        if not track.closed:
-            cut[-1] = True
-        elif not any(cut):
-            return [(list(range(n)), True)]
-        start = (cut.index(True) + 1) % n if track.closed else 0
-        runs, current = [], []
-        for i in [*range(start, n), *range(start)]:
-            if white[i]:
-                current.append(i)
-            if cut[i] and current:
-                runs.append((current, False))
-                current = []
-        return runs
+    # the grid and its runs ------------------------------------------------
 
-    def edge_open(self, track: _Track, i: int) -> bool:
-        n = len(track.cells)
-        return not (self.blocked[track.cells[i]] or self.blocked[track.cells[(i + 1) % n]]
-                    or track.edges[i] in self.bars)
+    def grid(self) -> Grid:
+        w, h = self.layout.width, self.layout.height
+        rows = tuple("".join(BLOCK if self.blocked[y * w + x] else WHITE for x in range(w)) for y in range(h))
+        bars = [frozenset((e // 2 % w, e // 2 // w) for e in self.bars if e % 2 == axis) for axis in (0, 1)]
+        return Grid(rows, self.layout.surface, bars[0], bars[1])
 
-    def run_length_at(self, t: int, position: int) -> int:
-        """Length of the run through `position` of track `t` (0 on a block)."""
-        track = self.layout.tracks[t]
-        if self.blocked[track.cells[position]]:
-            return 0
-        n, m = len(track.cells), len(track.edges)
-        length, i = 1, position
-        while i < m and self.edge_open(track, i) and length < n:
-            i = (i + 1) % n
-            length += 1
-        i = position
-        while length < n and (j := (i - 1) % n) < m and self.edge_open(track, j):
-            i = j
-            length += 1
-        return length
+    def runs(self) -> Runs:
+        if self._runs is None:
+            # A refused move is undone and its neighbour tried from the same
+            # state, so the same grids come back: remember their runs.
+            key = (bytes(self.blocked), frozenset(self.bars))
+            self._runs = self._seen.get(key)
+            if self._runs is None:
+                grid = self.grid()
+                self._runs = self._seen[key] = {name: find_runs(grid, name) for name in AXES}
+            self._where = None
+        return self._runs
+
+    def where(self, axis: int) -> dict[Cell, tuple[int, int]]:
+        """Per white cell: (index of its run along `axis`, its position in the run)."""
+        runs = self.runs()
+        if self._where is None:
+            self._where = tuple({c: (k, p) for k, (cells, _, _) in enumerate(runs[name]) for p, c in enumerate(cells)}
+                                for name in AXES)
+        return self._where[axis]
+
+    def run_length(self, axis: int, cell: Cell) -> int:
+        """Length of the run through `cell` along `axis` (0 on a block)."""
+        found = self.where(axis).get(cell)
+        return len(self.runs()[AXES[axis]][found[0]][0]) if found else 0
+
+    def lights(self) -> list[tuple[int, Run]]:
+        """(axis, run) for every run long enough to be a light."""
+        return [(axis, run) for axis, name in enumerate(AXES) for run in self.runs()[name]
+                if len(run[0]) >= self.spec.min_length]
 
     # moves --------------------------------------------------------------
 
@@ -336,12 +343,12 @@ class _Attempt:
         """The (cells, edges) of placing one block, or one bar in barred style."""
         return ([], [unit]) if self.barred else ([unit], [])
 
-    def apply(self, cells: list[int], edges: list[int], dirty: Iterable[int] = ()) -> _Units | None:
+    def apply(self, cells: list[int], edges: list[int]) -> _Units | None:
         """Add blocks and bars with their images and repair the runs left too
         short; return what was added, or None (nothing changed) if that breaks
         the density ceiling or, in barred style, leaves a short run."""
         added: _Units = ([], [])
-        if self.close(cells, edges, set(dirty), *added):
+        if self.close(cells, edges, *added):
             return added
         self.undo(*added)
         return None
@@ -350,12 +357,13 @@ class _Attempt:
         for c in cells:
             self.blocked[c] = 0
         self.bars.difference_update(edges)
+        if cells or edges:
+            self._runs = None
 
-    def close(self, cells: list[int], edges: list[int], dirty: set[int],
-              added_cells: list[int], added_edges: list[int]) -> bool:
-        """The loop behind `apply`: add, then fill the short runs of the
-        tracks touched, until nothing is short; records what it added even
-        when it fails, so that the caller can undo it."""
+    def close(self, cells: list[int], edges: list[int], added_cells: list[int], added_edges: list[int]) -> bool:
+        """The loop behind `apply`: add, then fill the runs left too short,
+        until none is; records what it added even when it fails, so that the
+        caller can undo it."""
         layout = self.layout
         while True:
             for c in cells:
@@ -363,26 +371,61 @@ class _Attempt:
                     if not self.blocked[d]:
                         self.blocked[d] = 1
                         added_cells.append(d)
-                        dirty.update(t for t, _ in layout.cell_places[d])
+                        self._runs = None
             for e in edges:
                 for f in (e, layout.edge_image[e]):
                     if f not in self.bars:
                         self.bars.add(f)
                         added_edges.append(f)
-                        dirty.add(layout.edge_places[f][0])
+                        self._runs = None
             if self.count > self.ceiling:
                 return False
-            short = [layout.tracks[t].cells[i] for t in sorted(dirty)
-                     for run, _ in self.runs(t) if not _length_ok(len(run), self.spec) for i in run]
+            short = [layout.index(c) for runs in self.runs().values() for cells_, _, _ in runs
+                     if not length_ok(len(cells_), self.spec) for c in cells_]
             if not short:
                 return True
             if self.barred:
                 return False  # bars cannot lengthen or fill a run
-            cells, edges, dirty = short, [], set()
+            cells, edges = short, []
 
-    def repair_cost(self, unit: int) -> int | None:
+    def needs_repair(self, unit: int) -> bool | None:
+        """Whether a move leaves a run too short, read off the current runs
+        (no new grid): None if it is refused outright (over the density
+        ceiling; in barred style, a short run)."""
+        layout = self.layout
+        if self.barred:
+            orbit = {unit, layout.edge_image[unit]}
+            new = len(orbit - self.bars)
+            cuts = [(e % 2, e // 2) for e in orbit]
+        else:
+            orbit = {unit, layout.cell_image[unit]}
+            new = sum(1 for c in orbit if not self.blocked[c])
+            cuts = [(axis, c) for c in orbit for axis in (0, 1)]
+        if self.count + new > self.ceiling:
+            return None
+        per_run: dict[tuple[int, int], set[int]] = {}
+        for axis, index in cuts:
+            found = self.where(axis).get((index % layout.width, index // layout.width))
+            if found is not None:
+                per_run.setdefault((axis, found[0]), set()).add(found[1])
+        for (axis, k), positions in per_run.items():
+            cells, _, cyclic = self.runs()[AXES[axis]][k]
+            removed, splits = (set(), positions) if self.barred else (positions, set())
+            if not all(length_ok(n, self.spec) for n in _pieces(len(cells), cyclic, removed, splits)):
+                return None if self.barred else True
+        return False
+
+    def repair_cost(self, unit: int, limit: int | None = None) -> int | None:
         """Blocks the repair adds beyond the unit's own orbit (the pattern is
-        left unchanged); None if the move is refused."""
+        left unchanged); None if the move is refused or needs more than `limit`."""
+        needs = self.needs_repair(unit)
+        if needs is None:
+            self.rejected += 1
+            return None
+        if not needs:
+            return 0
+        if limit == 0:
+            return None
         added = self.apply(*self.move(unit))
         if added is None:
             self.rejected += 1
@@ -392,59 +435,103 @@ class _Attempt:
         return len(added[0]) + len(added[1]) - len({unit, image})
 
     def place(self, unit: int) -> bool:
-        """Apply a move if the white cells stay connected; count it as
+        """Apply a move if it keeps every rule a move can break; count it as
         rejected otherwise."""
         added = self.apply(*self.move(unit))
-        if added is not None and self.connected():
+        if added is not None and self.move_problem() is None:
             return True
         if added is not None:
             self.undo(*added)
         self.rejected += 1
         return False
 
-    def repair_all(self) -> bool:
-        """Phase 1 on the all-white grid: fill every run too short to be a light."""
-        return self.apply([], [], range(len(self.layout.tracks))) is not None and self.connected()
+    # rules --------------------------------------------------------------
 
     def connected(self) -> bool:
-        white = [c for c in range(len(self.blocked)) if not self.blocked[c]]
-        if not white:
+        """One region of white cells: walk from one run to the runs crossing
+        it, through the cells they share, until no run is new."""
+        runs = self.runs()
+        if not runs[ACROSS]:
             return False
-        seen = {white[0]}
-        queue = deque(seen)
-        while queue:
-            c = queue.popleft()
-            for d, key in self.layout.neighbours[c]:
-                if d not in seen and not self.blocked[d] and key not in self.bars:
-                    seen.add(d)
-                    queue.append(d)
-        return len(seen) == len(white)
+        where = (self.where(0), self.where(1))
+        seen = [[False] * len(runs[ACROSS]), [False] * len(runs[DOWN])]
+        seen[0][0] = True
+        stack, reached = [(0, 0)], 0
+        while stack:
+            axis, k = stack.pop()
+            cells = runs[AXES[axis]][k][0]
+            if axis == 0:
+                reached += len(cells)
+            other = 1 - axis
+            for c in cells:
+                j = where[other][c][0]
+                if not seen[other][j]:
+                    seen[other][j] = True
+                    stack.append((other, j))
+        return reached == len(where[0])
 
-    # phases -------------------------------------------------------------
+    def move_problem(self) -> str | None:
+        """The first rule that adding blocks or bars can break for good, or None."""
+        if not self.connected():
+            return "it disconnects the white cells"
+        lights = self.lights()
+        if sum(1 for _, (_, crossings, _) in lights if crossings) < self.spec.min_seam_lights:
+            return f"fewer than {self.spec.min_seam_lights} lights would cross the seam"
+        share = self.spec.max_short_share
+        if share is not None and lights and sum(len(c) <= SHORT_LIGHT for _, (c, _, _) in lights) > share * len(lights):
+            return f"more than {share:.0%} of the lights would have {SHORT_LIGHT} or fewer letters"
+        if not self.spec.allow_clutter and self.clutter(lights):
+            return f"a row or column would hold only lights of {SHORT_LIGHT} or fewer letters"
+        return None
+
+    def clutter(self, lights: list[tuple[int, Run]]) -> bool:
+        per_track: dict[tuple[int, int], list[int]] = {}
+        for axis, (cells, _, _) in lights:
+            per_track.setdefault((axis, self.layout.track_of[axis][self.layout.index(cells[0])]), []).append(len(cells))
+        return any(len(lengths) > 1 and max(lengths) <= SHORT_LIGHT for lengths in per_track.values())
 
     def first_need(self) -> tuple[str, list[int]] | None:
-        """The first run that is a forbidden loop or crosses the seam too
-        often: what it is, and the cells (barred: edges) that could split it."""
-        limit = self.spec.max_seam_crossings
-        for t, track in enumerate(self.layout.tracks):
-            for run, cyclic in self.runs(t):
-                if cyclic and (not self.spec.allow_cyclic or (limit is not None and sum(track.seams) > limit)):
-                    units = [track.edges[i] for i in run] if self.barred else [track.cells[i] for i in run]
-                    return "a loop with no separator", units
-                if self.spec.max_length is not None and len(run) > self.spec.max_length:
-                    units = [track.edges[i] for i in run] if self.barred else [track.cells[i] for i in run]
-                    return f"a light longer than {self.spec.max_length}", units
-                if cyclic or limit is None:
+        """The first run that is a forbidden loop, too long or crosses the seam
+        too often: what it is, and the cells (barred: edges) that could split it."""
+        spec, limit = self.spec, self.spec.max_seam_crossings
+        for axis, name in enumerate(AXES):
+            for cells, crossings, cyclic in self.runs()[name]:
+                if cyclic and (not spec.allow_cyclic or (limit is not None and crossings > limit)):
+                    return "a loop with no separator", self.units_between(axis, cells, 0, len(cells), closing=True)
+                if spec.max_length is not None and len(cells) > spec.max_length:
+                    return f"a light longer than {spec.max_length}", self.units_between(axis, cells, 0, len(cells))
+                if cyclic or limit is None or crossings <= limit:
                     continue
-                crossings = [j for j in range(len(run) - 1) if track.seams[run[j]]]
-                if len(crossings) > limit:
-                    # A cut from the first crossing up to the (limit+1)-th leaves at most `limit`
-                    # crossings before it; what follows is split by a later need.
-                    first, last = crossings[0], crossings[limit]
-                    units = ([track.edges[run[j]] for j in range(first, last + 1)] if self.barred
-                             else [track.cells[run[j]] for j in range(first, last + 2)])
-                    return f"a light crossing the seam more than {limit} times", units
+                at = [j for j in range(len(cells) - 1) if self.layout.crosses[axis][self.layout.index(cells[j])]]
+                # A cut from the first crossing up to the (limit+1)-th leaves at most `limit`
+                # crossings before it; what follows is split by a later need.
+                first, last = at[0], at[limit]
+                return (f"a light crossing the seam more than {limit} times",
+                        self.units_between(axis, cells, first, last + 1, cells_to=last + 2))
         return None
+
+    def units_between(self, axis: int, cells: tuple[Cell, ...], start: int, stop: int, *, closing: bool = False,
+                      cells_to: int | None = None) -> list[int]:
+        """Candidate cuts of a run: the edges leaving cells[start:stop] (barred;
+        with `closing`, the last one leaves the run's end for its start), or
+        the cells[start:cells_to or stop] (blocks)."""
+        if self.barred:
+            return [2 * self.layout.index(cells[j]) + axis for j in range(start, stop)
+                    if closing or j + 1 < len(cells)]
+        return [self.layout.index(c) for c in cells[start:cells_to or stop]]
+
+    def problem(self, floor: int) -> str | None:
+        """Every rule checked once more on the finished attempt: the reason it fails, or None."""
+        if self.count < floor:
+            return f"no further {self.unit_name} fitted before reaching the density floor of {floor}"
+        if self.count > self.ceiling:
+            return f"more than {self.ceiling} {self.unit_name}s"
+        if any(not length_ok(len(c), self.spec) for runs in self.runs().values() for c, _, _ in runs):
+            return "a run too short to be a light is left"
+        need = self.first_need()
+        return need[0] if need else self.move_problem()
+
+    # phases -------------------------------------------------------------
 
     def cut_required(self) -> str | None:
         """Phase 2: meet every need, trying the cuts that need the least repair
@@ -459,23 +546,23 @@ class _Attempt:
 
     def place_cheapest(self, candidates: list[int]) -> bool:
         """Place the first candidate needing no repair, else the cheapest that is accepted."""
-        costs: dict[int, int] = {}
+        repaired = []
         for unit in candidates:
-            cost = self.repair_cost(unit)
-            if cost == 0 and self.place(unit):
+            needs = self.needs_repair(unit)
+            if needs is False and self.place(unit):
                 return True
-            if cost is not None:
-                costs[unit] = cost
+            if needs:
+                repaired.append(unit)
+            elif needs is None:
+                self.rejected += 1
+        # Only now the costs of the cuts that need repair: each takes a new grid.
+        costs = {unit: cost for unit in repaired if (cost := self.repair_cost(unit)) is not None}
         return any(self.place(unit) for unit in sorted(costs, key=costs.__getitem__))
-
-    @property
-    def unit_name(self) -> str:
-        return "bar" if self.barred else "block"
 
     def free(self) -> list[int]:
         """Cells (barred: edges) that could still take a block (bar)."""
         if self.barred:
-            return [e for e in self.layout.edge_places if e not in self.bars]
+            return [e for e in self.layout.edge_image if e not in self.bars]
         return [c for c in range(len(self.blocked)) if not self.blocked[c]]
 
     def add_random(self, target: int, max_repair: int | None) -> None:
@@ -489,7 +576,7 @@ class _Attempt:
                 return
             options = []
             for unit in sorted({self.rng.choice(live) for _ in range(TOURNAMENT_SIZE)}):
-                cost = self.repair_cost(unit)
+                cost = self.repair_cost(unit, max_repair)
                 if cost is None or (max_repair is not None and cost > max_repair):
                     refused.add(unit)
                 else:
@@ -504,17 +591,59 @@ class _Attempt:
 
     def score(self, unit: int) -> int:
         """Total length of the runs a block (bar) here would split."""
-        places = [self.layout.edge_places[unit]] if self.barred else self.layout.cell_places[unit]
-        return sum(self.run_length_at(t, position) for t, position in places)
+        index = unit // 2 if self.barred else unit
+        where = (index % self.layout.width, index // self.layout.width)
+        return sum(self.run_length(axis, where) for axis in ((unit % 2,) if self.barred else (0, 1)))
 
-    def grid(self) -> Grid:
-        w, h = self.layout.width, self.layout.height
-        rows = ("".join(BLOCK if self.blocked[y * w + x] else WHITE for x in range(w)) for y in range(h))
-        bars = {axis: [self.layout.cell(e // 2) for e in self.bars if e % 2 == axis] for axis in (0, 1)}
-        return make_grid(rows, surface(self.spec.surface), bars_right=bars[0], bars_below=bars[1])
+
+def _pieces(length: int, cyclic: bool, removed: set[int], splits: set[int]) -> list[int]:
+    """Lengths of what is left of a run of `length` cells when the cells at
+    the positions `removed` become blocks and the run is cut after each
+    position in `splits` (a bar)."""
+    if cyclic:
+        cuts = sorted(removed | splits)
+        if not cuts:
+            return [length]
+        positions = [(cuts[0] + 1 + k) % length for k in range(length)]  # from just after the first cut
+    else:
+        positions = list(range(length))
+    pieces, current = [], 0
+    for p in positions:
+        if p in removed:
+            if current:
+                pieces.append(current)
+            current = 0
+            continue
+        current += 1
+        if p in splits:
+            pieces.append(current)
+            current = 0
+    if current:
+        pieces.append(current)
+    return pieces
 
 
 # --- the search ---------------------------------------------------------------
+
+def pattern_problem(grid: Grid, spec: PatternSpec) -> str | None:
+    """The generator's own judgement of a finished grid: the first rule it
+    breaks, or None. (The independent checker is `pattern_check.check_pattern`.)"""
+    if (grid.width, grid.height, grid.surface.name) != (spec.width, spec.height, surface(spec.surface).name):
+        return "another size or surface"
+    layout = _layout(spec.width, spec.height, grid.surface.name, spec.symmetry)
+    state = _Attempt(layout, spec, random.Random(0))
+    for cell in grid.blocks:
+        state.blocked[layout.index(cell)] = 1
+    w = spec.width
+    state.bars.update(2 * (y * w + x) + axis for axis, owners in enumerate((grid.bars_right, grid.bars_below))
+                      for x, y in owners)
+    if any(state.blocked[c] != state.blocked[layout.cell_image[c]] for c in range(len(state.blocked))) or \
+            any(e not in layout.edge_image or layout.edge_image[e] not in state.bars for e in state.bars):
+        return f"not {spec.symmetry} symmetric"
+    if (state.barred and grid.blocks) or (not state.barred and state.bars):
+        return f"not a {spec.style} pattern"
+    return state.problem(density_bounds(spec)[0])
+
 
 def generate_pattern(spec: PatternSpec, seed: int) -> Grid:
     """A pattern satisfying `spec`, the same one for the same spec and seed.
@@ -548,19 +677,16 @@ def generate_pattern_with_stats(spec: PatternSpec, seed: int) -> tuple[Grid, Pat
 
 def _run_attempt(state: _Attempt, floor: int, ceiling: int) -> str | None:
     """One attempt from all white; the reason it failed, or None on success."""
-    spec = state.spec
-    if not state.repair_all():
+    if state.apply([], []) is None or not state.connected():
         # The repair of the all-white grid uses no randomness: every attempt would fail alike.
-        raise PatternError(f"no {spec.describe()}: {_repair_failure(state, ceiling)}")
+        raise PatternError(f"no {state.spec.describe()}: {_repair_failure(state, ceiling)}")
     failure = state.cut_required()
     if failure is not None:
         return failure
     state.add_random(state.rng.randint(max(floor, state.count), ceiling), MAX_RANDOM_REPAIR)
     if state.count < floor and not state.barred:  # bars never repair: a second pass would refuse the same
         state.add_random(floor, None)  # rather clumps than no pattern
-    if state.count < floor:
-        return f"no further {state.unit_name} fitted before reaching the density floor of {floor}"
-    return None
+    return state.problem(floor)
 
 
 def _repair_failure(state: _Attempt, ceiling: int) -> str:
@@ -571,7 +697,7 @@ def _repair_failure(state: _Attempt, ceiling: int) -> str:
     if spec.style == "barred":
         return f"a run of the bare {spec.surface} is shorter than {spec.min_length} and barred grids have no blocks"
     state.ceiling = len(state.blocked)
-    state.close([], [], set(range(len(state.layout.tracks))), [], [])
+    state.close([], [], [], [])
     if state.count > ceiling:
         if state.count == len(state.blocked):
             return (f"no white cell can lie in {'both an across and a down' if spec.checked else 'a'} light of "
@@ -579,131 +705,3 @@ def _repair_failure(state: _Attempt, ceiling: int) -> str:
         return (f"filling every run shorter than {spec.min_length} takes {state.count} blocks, more than the "
                 f"{ceiling} the density range allows")
     return "filling every run shorter than the minimum length disconnects the white cells"
-
-
-# --- the independent checker -------------------------------------------------------
-
-def check_pattern(grid: Grid, spec: PatternSpec) -> list[str]:
-    """Every rule of `spec` that `grid` breaks, one message each, prefixed by
-    the rule ("size:", "style:", "symmetry:", "length:", "checked:",
-    "connected:", "cyclic:", "seams:", "density:"). Empty means valid.
-
-    Works from `find_runs`/`find_lights` on the finished grid and shares no
-    bookkeeping with the generator."""
-    runs = {name: find_runs(grid, name) for name in _AXES}
-    return [*_check_size(grid, spec), *_check_style(grid, spec), *_check_symmetry(grid, spec),
-            *_check_lengths(runs, spec), *_check_checked(grid, spec), *_check_connected(grid, runs),
-            *_check_loops(runs, spec), *_check_seams(runs, spec), *_check_density(grid, spec)]
-
-
-def _check_size(grid: Grid, spec: PatternSpec) -> list[str]:
-    wanted = (spec.width, spec.height, surface(spec.surface).name)
-    actual = (grid.width, grid.height, grid.surface.name)
-    if wanted == actual:
-        return []
-    return [(f"size: grid is {actual[0]}x{actual[1]} {actual[2]}, "
-             f"spec asks for {wanted[0]}x{wanted[1]} {wanted[2]}")]
-
-
-def _real_bars(grid: Grid) -> tuple[list[tuple[Cell, str, Cell, bool]], list[Cell]]:
-    """Bars as (owner cell, axis, cell across the bar, seam), and bars lying on a border."""
-    real, border = [], []
-    for name, owners in ((ACROSS, grid.bars_right), (DOWN, grid.bars_below)):
-        for cell in sorted(owners):
-            nxt = step(grid.surface, grid.width, grid.height, cell, DIRECTIONS[name])
-            if nxt is None:
-                border.append(cell)
-            else:
-                real.append((cell, name, nxt.cell, nxt.crossed))
-    return real, border
-
-
-def _check_style(grid: Grid, spec: PatternSpec) -> list[str]:
-    real, border = _real_bars(grid)
-    problems = [f"style: bar on the border at {cell}" for cell in border]
-    if spec.style == "blocks" and real:
-        problems.append(f"style: a blocks pattern has {len(real)} bars")
-    if spec.style == "barred" and grid.blocks:
-        problems.append(f"style: a barred pattern has {len(grid.blocks)} blocks")
-    return problems
-
-
-def _check_symmetry(grid: Grid, spec: PatternSpec) -> list[str]:
-    def image(cell: Cell) -> Cell:
-        return symmetric_cell(spec.symmetry, grid.width, grid.height, cell)
-
-    problems = []
-    odd_blocks = sorted((c for c in grid.blocks if not grid.is_block(image(c))), key=lambda c: (c[1], c[0]))
-    if odd_blocks:
-        problems.append(f"symmetry: blocks at {odd_blocks} have no {spec.symmetry} image")
-    real, _ = _real_bars(grid)
-    bar_set = {(frozenset((a, b)), name, seam) for a, name, b, seam in real}
-    odd_bars = [a for a, name, b, seam in real if (frozenset((image(a), image(b))), name, seam) not in bar_set]
-    if odd_bars:
-        problems.append(f"symmetry: bars owned by {odd_bars} have no {spec.symmetry} image")
-    return problems
-
-
-def _check_lengths(runs: _Runs, spec: PatternSpec) -> list[str]:
-    short = [f"length: {name} run from {cells[0]} has {len(cells)} cells, fewer than {spec.min_length}"
-             for name in _AXES for cells, _, _ in runs[name] if 2 <= len(cells) < spec.min_length]
-    longest = spec.max_length
-    long = [] if longest is None else [
-        f"length: {name} run from {cells[0]} has {len(cells)} cells, more than {longest}"
-        for name in _AXES for cells, _, _ in runs[name] if len(cells) > longest]
-    return short + long
-
-
-def _check_checked(grid: Grid, spec: PatternSpec) -> list[str]:
-    if not spec.checked:
-        return []
-    unchecked = find_lights(grid, spec.min_length).unchecked
-    return [f"checked: cells {list(unchecked)} are not in both an across and a down light"] if unchecked else []
-
-
-def _check_connected(grid: Grid, runs: _Runs) -> list[str]:
-    parent = {c: c for c in grid.white_cells()}
-
-    def root(c: Cell) -> Cell:
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
-    for name in _AXES:
-        for cells, _, _ in runs[name]:
-            for a, b in pairwise(cells):
-                parent[root(a)] = root(b)
-    sizes = Counter(root(c) for c in parent)
-    if not parent:
-        return ["connected: the grid has no white cell"]
-    if len(sizes) > 1:
-        return [(f"connected: white cells fall into {len(sizes)} separate regions of "
-                 f"{sorted(sizes.values(), reverse=True)} cells")]
-    return []
-
-
-def _check_loops(runs: _Runs, spec: PatternSpec) -> list[str]:
-    if spec.allow_cyclic:
-        return []
-    return [f"cyclic: {name} light through {cells[0]} is a loop of {len(cells)} cells with no block or bar"
-            for name in _AXES for cells, _, cyclic in runs[name] if cyclic]
-
-
-def _check_seams(runs: _Runs, spec: PatternSpec) -> list[str]:
-    limit = spec.max_seam_crossings
-    if limit is None:
-        return []
-    return [f"seams: {name} light from {cells[0]} crosses the seam {crossings} times (limit {limit})"
-            for name in _AXES for cells, crossings, _ in runs[name] if crossings > limit]
-
-
-def _check_density(grid: Grid, spec: PatternSpec) -> list[str]:
-    barred = spec.style == "barred"
-    count = len(_real_bars(grid)[0]) if barred else len(grid.blocks)
-    floor, ceiling = density_bounds(spec)
-    if floor <= count <= ceiling:
-        return []
-    cells = grid.width * grid.height
-    return [(f"density: {count} {'bars' if barred else 'blocks'} in {cells} cells ({count / cells:.0%}) is outside "
-             f"{spec.density[0]:.0%}-{spec.density[1]:.0%} ({floor}-{ceiling})")]

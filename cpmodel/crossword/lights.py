@@ -19,10 +19,10 @@ and fills.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
-from cpmodel.crossword.grid import Grid
-from cpmodel.surface import Cell, Direction, Step, step
+from cpmodel.crossword.grid import BLOCK, Grid
+from cpmodel.surface import Cell, Direction, Step, Surface, step
 
 ACROSS, DOWN = "across", "down"
 DIRECTIONS = {ACROSS: Direction.RIGHT, DOWN: Direction.DOWN}
@@ -140,22 +140,72 @@ def _reading_key(cell: Cell) -> tuple[int, int]:
     return cell[1], cell[0]
 
 
-def find_runs(grid: Grid, direction: str) -> list[tuple[tuple[Cell, ...], int, bool]]:
-    """All maximal runs in one direction: (cells, seam crossings, cyclic)."""
-    d = DIRECTIONS[direction]
+@dataclass(frozen=True)
+class _Track:
+    """A run of the blank grid: every run of any grid of this size and
+    surface is a stretch of one track, cut by blocks and bars."""
+
+    cells: tuple[Cell, ...]
+    crossed: tuple[bool, ...]  # crossed[i]: the step from cells[i] to the next goes through a seam
+    closed: bool
+    reading: tuple[int, ...]  # reading-order index of each cell
+
+
+@lru_cache(maxsize=256)  # packs and the pattern generator ask for the same few shapes again and again
+def _tracks(surf: Surface, width: int, height: int, direction: Direction) -> tuple[_Track, ...]:
+    """The tracks of one direction, found by walking the blank grid with `step`."""
+    blank = Grid(tuple("." * width for _ in range(height)), surf)
     seen: set[Cell] = set()
-    runs = []
-    for cell in grid.white_cells():
+    tracks = []
+    for cell in blank.white_cells():
         if cell in seen:
             continue
-        start, cyclic = _run_start(grid, cell, d)
-        if cyclic:
-            loop, _ = _run_from(grid, cell, d)
+        start, closed = _run_start(blank, cell, direction)
+        if closed:
+            loop, _ = _run_from(blank, cell, direction)
             start = min(loop, key=_reading_key)
-        cells, crossings = _run_from(grid, start, d)
+        cells, _ = _run_from(blank, start, direction)
         seen.update(cells)
-        runs.append((cells, crossings, cyclic))
-    return runs
+        steps = len(cells) if closed else len(cells) - 1
+        crossed = tuple(step(surf, width, height, cells[i], direction).crossed for i in range(steps))
+        tracks.append(_Track(cells, crossed, closed, tuple(y * width + x for x, y in cells)))
+    return tuple(tracks)
+
+
+def find_runs(grid: Grid, direction: str) -> list[tuple[tuple[Cell, ...], int, bool]]:
+    """All maximal runs in one direction: (cells, seam crossings, cyclic).
+
+    Runs come in reading order of their first cell met (the order of walking
+    the white cells row by row); a run starts at its first cell along the
+    direction, a cyclic one at its cell first in reading order."""
+    d = DIRECTIONS[direction]
+    bars = grid.bars_right if d is Direction.RIGHT else grid.bars_below
+    rows = grid.rows
+    found: list[tuple[int, tuple[tuple[Cell, ...], int, bool]]] = []
+    for track in _tracks(grid.surface, grid.width, grid.height, d):
+        cells, n, steps = track.cells, len(track.cells), len(track.crossed)
+        white = [rows[y][x] != BLOCK for x, y in cells]
+        # joined[i]: cells[i] and the next cell of the track are in one run
+        joined = [white[i] and white[(i + 1) % n] for i in range(steps)]
+        if bars:
+            joined = [j and cells[i] not in bars for i, j in enumerate(joined)]
+        if track.closed and all(joined):
+            found.append((min(track.reading), (cells, sum(track.crossed), True)))
+            continue
+        for i in range(n):
+            if not white[i] or (joined[i - 1] if i or track.closed else False):
+                continue  # a block, or not the first cell of its run
+            j = i  # the run is cells[i..j], wrapping past the end of a closed track
+            while joined[j % n] if j < steps or track.closed else False:
+                j += 1
+            if j < n:
+                run, reading, crossings = cells[i:j + 1], track.reading[i:j + 1], sum(track.crossed[i:j])
+            else:
+                run, reading = cells[i:] + cells[:j + 1 - n], track.reading[i:] + track.reading[:j + 1 - n]
+                crossings = sum(track.crossed[i:]) + sum(track.crossed[:j - n])
+            found.append((min(reading), (run, crossings, False)))
+    found.sort(key=lambda item: item[0])
+    return [run for _, run in found]
 
 
 def find_lights(grid: Grid, min_length: int = DEFAULT_MIN_LENGTH) -> Lights:

@@ -10,13 +10,8 @@ from hypothesis import strategies as st
 
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.lights import find_lights
-from generators.patterns import (
-    PatternError,
-    PatternSpec,
-    check_pattern,
-    generate_pattern,
-    generate_pattern_with_stats,
-)
+from generators.pattern_check import check_pattern
+from generators.patterns import PatternError, PatternSpec, generate_pattern, generate_pattern_with_stats
 
 # The benchmark sizes, small ones repeated so that a surface gets 100 patterns
 # in a few seconds; 15×15 appears in its own test.
@@ -233,3 +228,55 @@ def test_checker_reports_a_light_over_the_length_limit() -> None:
     assert any(p.startswith("length:") and "more than 5" in p for p in problems)
     with pytest.raises(PatternError, match="max_length 2 is below min_length 3"):
         PatternSpec(6, 3, "plane", max_length=2)
+
+
+# --- the rules that make a glued grid use its surface -------------------------------
+
+def pack_rules(width: int, height: int, surface: str) -> PatternSpec:
+    return PatternSpec(width, height, surface, max_seam_crossings=1, max_length=max(width, height),
+                       min_seam_lights=0 if surface == "plane" else 2, max_short_share=0.25, allow_clutter=False)
+
+
+@pytest.mark.parametrize("surface", ["mobius", "cylinder", "torus", "klein", "plane", "projective"])
+def test_patterns_under_the_pack_rules_pass_the_checker(surface: str) -> None:
+    for seed in range(30):
+        width, height = SMALL_SIZES[seed % len(SMALL_SIZES)]
+        spec = pack_rules(width, height, surface)
+        try:
+            grid = generate_pattern(spec, seed)
+        except PatternError:
+            continue  # a size these rules rule out (e.g. 7×5 on the torus): checked elsewhere
+        assert check_pattern(grid, spec) == [], (spec, seed, grid.rows)
+        lights = find_lights(grid, 3).lights
+        if surface != "plane":
+            assert sum(1 for light in lights if light.seam_crossings) >= 2
+        assert sum(1 for light in lights if light.length <= 3) <= 0.25 * len(lights)
+
+
+def test_checker_reports_too_few_seam_lights() -> None:
+    # Blocks down both edge columns: nothing crosses the Möbius seam.
+    grid = make_grid(["#...#", "#...#", "#...#"], "mobius")
+    spec = PatternSpec(5, 3, "mobius", density=ANY, min_seam_lights=2)
+    assert rules_broken(grid, spec) == {"seam-lights"}
+    assert check_pattern(grid, PatternSpec(5, 3, "mobius", density=ANY)) == []
+
+
+def test_checker_reports_too_many_short_lights() -> None:
+    grid = make_grid(["...#...", ".......", "...#..."], "plane")  # 10 of its 11 lights have 3 letters
+    assert rules_broken(grid, PatternSpec(7, 3, "plane", checked=False, density=ANY, max_short_share=0.25)) == {"short"}
+    assert check_pattern(grid, PatternSpec(7, 3, "plane", checked=False, density=ANY, max_short_share=0.95)) == []
+
+
+def test_checker_reports_a_row_of_three_letter_clutter() -> None:
+    grid = make_grid(["...#...", ".......", "...#..."], "plane")
+    spec = PatternSpec(7, 3, "plane", checked=False, density=ANY, allow_clutter=False)
+    problems = check_pattern(grid, spec)
+    assert [p.split(":")[0] for p in problems] == ["clutter", "clutter"]  # rows 0 and 2, not the full row 1
+    assert check_pattern(grid, PatternSpec(7, 3, "plane", checked=False, density=ANY)) == []
+
+
+def test_a_seam_rule_on_a_surface_without_a_seam_is_refused() -> None:
+    with pytest.raises(PatternError, match="the plane has no seam"):
+        PatternSpec(9, 9, "plane", min_seam_lights=2)
+    with pytest.raises(PatternError, match="no light may cross"):
+        PatternSpec(9, 5, "mobius", min_seam_lights=1, max_seam_crossings=0)
