@@ -21,7 +21,8 @@ from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from dictionaries import WordList, from_words, load
 from generators.pack import Avoid, PackError, derive_seed
-from generators.patterns import PatternSpec, check_pattern, generate_pattern
+from generators.pattern_check import check_pattern
+from generators.patterns import PatternSpec, generate_pattern
 from generators.puzzles import crossword_puzzle
 
 # A pattern the solver cannot fill within its budget is replaced; past this
