@@ -5,15 +5,18 @@ variable (0..25) per cell in a light and one table constraint per light
 (`add_allowed_assignments`) over its cells' letters; where repeats are
 forbidden, each pair of same-length lights that could read the same word
 must differ in some position; with ``maximize=True`` each table gains a score
-column and the total score is maximised. Before the model is built the
-tables are shrunk, because CP-SAT spends most of its time expanding large
-tables in presolve: the unary filters (length, minimum score, prefilled
-letters) always, and with ``prepass="ac3"`` arc consistency over the
+column and the total score is maximised (a word weighing its score less its
+penalty when the problem carries soft penalties). Fixing part of a fill is
+prefilling its letters in the grid; a `hint` guides the search. Before the
+model is built the tables are shrunk, because CP-SAT spends most of its time
+expanding large tables in presolve: the unary filters (length, minimum
+score, excluded words, prefilled letters) always, and with ``prepass="ac3"`` arc consistency over the
 crossings, which also proves many grids UNSAT before CP-SAT starts. Both
 filters are the reference solver's (`reference.initial_domains`,
 `reference.ac3`), so the project has one arc-consistency code. Counters
 (table rows before and after, pre-pass, build and presolve times, conflicts,
-branches, the objective) go into `SolveResult.stats`.
+branches, CP-SAT's deterministic time, the objective) go into
+`SolveResult.stats`.
 
 Leaves out: search heuristics of its own (CP-SAT searches), the backtracking
 search of `reference.py` and checking fills (`verify.py`).
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -204,11 +208,32 @@ def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float, seed: int
     tables = []
     for light, cand in zip(problem.lights.lights, candidates):
         if light.length not in encoded:
-            encoded[light.length] = (_encode(cand.words, light.length), np.array(cand.scores))
+            scores = np.array(cand.scores)
+            if problem.penalties:  # the objective weighs a word at its score less its penalty
+                scores = scores - _penalty_column(problem, light.length, cand.words)
+            encoded[light.length] = (_encode(cand.words, light.length), scores)
         letters, scores = encoded[light.length]
         rows = _bit_positions(cand.domain, len(cand.words))
         tables.append(Table(letters[rows], rows, scores[rows]))
     return _domains(problem, tables, narrow=fixpoint)
+
+
+# Many small problems share one penalty table (a polish solves a dozen
+# neighbourhoods of one grid): the columns of the last table seen are kept,
+# per thread (Dask runs jobs in threads), holding the table so that its
+# identity cannot pass to another while it is cached.
+_PENALTY_COLUMNS = threading.local()
+
+
+def _penalty_column(problem: FillProblem, length: int, words: tuple[str, ...]) -> np.ndarray:
+    """The penalty of each word of one length, in the order of `words`."""
+    cache = getattr(_PENALTY_COLUMNS, "last", None)
+    if cache is None or cache[0] is not problem.penalties or cache[1] is not problem.words:
+        cache = _PENALTY_COLUMNS.last = (problem.penalties, problem.words, {})
+    column = cache[2].get(length)
+    if column is None:
+        column = cache[2][length] = np.array([problem.penalties.get(w, 0) for w in words], dtype=np.int64)
+    return column
 
 
 def _encode(words: tuple[str, ...], length: int) -> np.ndarray:
@@ -328,4 +353,5 @@ def _solver_stats(solver: cp_model.CpSolver) -> dict[str, int | float]:
     # No search line means presolve settled the model (or ran out of time).
     presolve_s = float(found.group(1)) if found else solver.wall_time
     return {"conflicts": solver.num_conflicts, "branches": solver.num_branches,
-            "presolve_s": presolve_s, "cpsat_s": solver.wall_time}
+            "presolve_s": presolve_s, "cpsat_s": solver.wall_time,
+            "deterministic_time": solver.response_proto.deterministic_time}

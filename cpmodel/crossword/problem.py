@@ -1,14 +1,17 @@
 """The crossword fill problem: grid + surface + dictionary + rules.
 
 Covers: `FillRules` (minimum light length, repeats, seam-crossing limit,
-minimum word score), `FillProblem` (which carries no solving code; it only
-validates that its lights obey the rules and exposes them) and the `Fill`
-answer type. Leaves out: solving (`reference.py`, `cpsat.py`) and checking
+minimum word score, words excluded outright), `FillProblem` (which carries
+no solving code; it only validates that its lights obey the rules and
+exposes them, and may carry soft preferences: score penalties that solvers
+weigh when choosing among words but that never make a fill invalid) and the
+`Fill` answer type. Leaves out: solving (`reference.py`, `cpsat.py`) and checking
 answers (`verify.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -27,6 +30,9 @@ class FillRules:
     allow_repeats: bool = False  # the same word in two lights
     max_seam_crossings: int | None = None  # per light; None = no limit
     min_score: int = 0  # words scored below this are not used
+    # Words no light may read although the list has them (a pack's answers
+    # already used elsewhere): a rule, checked by `verify`.
+    excluded: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,10 @@ class FillProblem:
     grid: Grid
     words: WordList
     rules: FillRules = field(default_factory=FillRules)
+    # Soft preferences: points taken off a word's score when a solver chooses
+    # among words (the reference solver's value order, CP-SAT's objective);
+    # a penalised word stays a valid answer.
+    penalties: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         limit = self.rules.max_seam_crossings

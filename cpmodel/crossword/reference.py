@@ -2,13 +2,16 @@
 
 Covers: `ReferenceSolver`, a classic CSP search in the style of aima-python's
 `csp.py`. Variables are the lights, a light's domain is the set of words of
-its length allowed by the minimum score and the prefilled letters, and every
-shared cell (`Lights.crossings`, so several crossings between the same two
-lights on a torus and cyclic lights need no special case) is a binary
-constraint. Search is depth-first with two-way branching (light = word, then
-light ≠ word); variables are chosen by `mrv` or `dom_wdeg`, values best score
-first (`best_score_first`, or `seeded_near_best` when randomised), and each
-choice is followed by `forward_check` or by `ac3` (maintained arc
+its length allowed by the minimum score, the rules' excluded words and the
+prefilled letters, and every shared cell (`Lights.crossings`, so several
+crossings between the same two lights on a torus and cyclic lights need no
+special case) is a binary constraint. Search is depth-first with two-way
+branching (light = word, then light ≠ word); variables are chosen by `mrv`
+or `dom_wdeg`, values best score first (`best_score_first`, or
+`seeded_near_best` when randomised, or `seeded_among` — a seeded choice
+among the few best — with ``choices=N``), always from the least penalised
+words left when the problem carries soft penalties (`penalty_tiers`), and
+each choice is followed by `forward_check` or by `ac3` (maintained arc
 consistency). When repeats are forbidden a light fixed to a word removes that
 word from every other light of its length (`exclude_word`), which also catches
 two lights forced to the same word. Optional Luby restarts on a backtrack
@@ -90,6 +93,7 @@ class LengthIndex:
         # tests[pos][letters]: (letter bit, mask) for the letters of the set that
         # some word has at pos; filled on demand, so revising loops over a tuple.
         self.tests: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple({} for _ in range(length))
+        self._position: dict[str, int] | None = None  # word -> bit, built when first asked for
         # ends of the runs of equal scores, for tie-breaking inside a run
         self.group_ends: tuple[int, ...] = tuple(
             k + 1 for k in range(len(ranked)) if k + 1 == len(ranked) or self.scores[k + 1] != self.scores[k])
@@ -123,6 +127,18 @@ class LengthIndex:
     def group_end(self, k: int) -> int:
         """One past the last word scored the same as word k."""
         return self.group_ends[bisect.bisect_right(self.group_ends, k)]
+
+    def mask_of(self, words: Iterable[str]) -> int:
+        """The bitset of those of `words` that are in this index."""
+        if self._position is None:
+            self._position = {w: k for k, w in enumerate(self.words)}
+        position = self._position
+        mask = 0
+        for word in words:
+            k = position.get(word)
+            if k is not None:
+                mask |= 1 << k
+        return mask
 
 
 def friendliness(words: tuple[str, ...], length: int) -> dict[str, float]:
@@ -206,12 +222,44 @@ def build_network(problem: FillProblem) -> Network:
     )
 
 
+def penalty_tiers(problem: FillProblem) -> tuple[tuple[int, ...], ...]:
+    """Per light: bitsets of its words by penalty, least penalised first
+    (unpenalised words at penalty 0; empty for a length without penalties);
+    () when the problem has no penalties. The value order takes its words
+    from the first group with any left."""
+    if not problem.penalties:
+        return ()
+    groups: dict[int, dict[int, list[str]]] = {}
+    for word, penalty in problem.penalties.items():
+        if penalty:
+            groups.setdefault(len(word), {}).setdefault(penalty, []).append(word)
+    tiers = {}
+    for length, by_penalty in groups.items():
+        index = length_index(problem.words, length)
+        masks = {penalty: index.mask_of(words) for penalty, words in by_penalty.items()}
+        penalised = 0
+        for mask in masks.values():
+            penalised |= mask
+        masks[0] = index.full & ~penalised
+        tiers[length] = tuple(masks[p] for p in sorted(masks) if masks[p])
+    return tuple(tiers.get(light.length, ()) for light in problem.lights.lights)
+
+
+def excluded_masks(problem: FillProblem) -> dict[int, int]:
+    """Per length, the bitset of the words the rules exclude."""
+    by_length: dict[int, list[str]] = {}
+    for word in problem.rules.excluded:
+        by_length.setdefault(len(word), []).append(word)
+    return {length: length_index(problem.words, length).mask_of(words) for length, words in by_length.items()}
+
+
 def initial_domains(problem: FillProblem, net: Network) -> list[int]:
-    """Words of the right length, scored high enough, agreeing with prefilled letters."""
+    """Words of the right length, scored high enough, not excluded, agreeing with prefilled letters."""
     prefilled = problem.grid.letters
+    excluded = excluded_masks(problem) if problem.rules.excluded else {}
     domains = []
     for light, index in zip(problem.lights.lights, net.index):
-        domain = index.allowed(problem.rules.min_score)
+        domain = index.allowed(problem.rules.min_score) & ~excluded.get(light.length, 0)
         for pos, cell in enumerate(light.cells):
             if cell in prefilled:
                 domain &= index.masks[pos][ALPHABET.index(prefilled[cell])]
@@ -243,6 +291,7 @@ class State:
         self.rng = rng
         self.nodes = self.backtracks = self.revisions = self.restarts = 0
         self.next_check = DEADLINE_CHECK_REVISIONS
+        self.tiers: tuple[tuple[int, ...], ...] = ()  # `penalty_tiers`, when the value order weighs penalties
 
     def set_domain(self, v: int, domain: int) -> None:
         self.trail.append((self.dom, v, self.dom[v]))
@@ -391,22 +440,48 @@ def dom_wdeg(net: Network, st: State) -> int:
     return best
 
 
+def preferred(st: State, v: int, domain: int) -> int:
+    """The words of `domain` in the least penalised group that has any."""
+    if st.tiers:
+        for tier in st.tiers[v]:
+            if domain & tier:
+                return domain & tier
+    return domain
+
+
 def best_score_first(net: Network, st: State, v: int, domain: int) -> int:
-    """The best word left in `LengthIndex` order (score, then friendliness), as a one-bit set."""
-    return domain & -domain
+    """The best word left in `LengthIndex` order (score, then friendliness)
+    among the least penalised ones, as a one-bit set."""
+    words = preferred(st, v, domain)
+    return words & -words
 
 
 def seeded_near_best(net: Network, st: State, v: int, domain: int) -> int:
     """One of the RANDOM_CHOICES best words left, chosen by the seed, among
-    those sharing the best score; as a one-bit set."""
-    end_of_score = (1 << net.index[v].group_end((domain & -domain).bit_length() - 1)) - 1
-    rest = domain & end_of_score
-    choices = []
-    while rest and len(choices) < RANDOM_CHOICES:
+    those sharing the best score (of the least penalised); as a one-bit set."""
+    words = preferred(st, v, domain)
+    end_of_score = (1 << net.index[v].group_end((words & -words).bit_length() - 1)) - 1
+    return _seeded_pick(st, words & end_of_score, RANDOM_CHOICES)
+
+
+def seeded_among(choices: int) -> Pick:
+    """A value order choosing, by the seed, one of the `choices` best words
+    left (of the least penalised): one grid gets many different fills while
+    every word tried is still near the top."""
+    def pick(net: Network, st: State, v: int, domain: int) -> int:
+        return _seeded_pick(st, preferred(st, v, domain), choices)
+    return pick
+
+
+def _seeded_pick(st: State, words: int, choices: int) -> int:
+    """One of the first `choices` set bits of `words`, chosen by the seed."""
+    found = []
+    rest = words
+    while rest and len(found) < choices:
         low = rest & -rest
-        choices.append(low)
+        found.append(low)
         rest ^= low
-    return st.rng.choice(choices)
+    return st.rng.choice(found)
 
 
 # --- search -------------------------------------------------------------------
@@ -522,6 +597,8 @@ class ReferenceSolver(SolverBase):
     # A deterministic budget: the pack generator uses it so that which
     # patterns get rejected does not depend on the machine's speed.
     max_backtracks: int | None = option(None, minimum=0, help="give up (TIMEOUT) after this many backtracks")
+    # Packs use it to get many fills of one grid, each near the best.
+    choices: int | None = option(None, minimum=1, help="seeded choice among this many best words at each step")
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()
@@ -532,6 +609,7 @@ class ReferenceSolver(SolverBase):
         net = build_network(problem)
         budget = math.inf if self.max_backtracks is None else self.max_backtracks
         st = State(net, initial_domains(problem, net), deadline, rng, budget)
+        st.tiers = penalty_tiers(problem)
         if self.randomize:
             rng.shuffle(st.order)
         initial_domain = 0
@@ -544,7 +622,8 @@ class ReferenceSolver(SolverBase):
             else:
                 # Search: two-way branching with the chosen strategies.
                 infer, refute = INFERENCES[self.inference]
-                pick = seeded_near_best if self.randomize else best_score_first
+                pick = seeded_among(self.choices) if self.choices else \
+                    seeded_near_best if self.randomize else best_score_first
                 status = restarting(net, st, SELECTIONS[self.select], infer, refute, pick, self.restarts)
         except DeadlineReached:
             status = Status.TIMEOUT

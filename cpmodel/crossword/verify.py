@@ -4,7 +4,8 @@ Covers: `verify(problem, fill)` — every light (taken from the surface's
 lights, not re-derived) reads a dictionary word allowed by the rules, cells
 hold single letters A–Z (so crossing lights agree by construction of a
 per-cell fill), prefilled letters are kept, no word repeats where repeats
-are forbidden, and no letter is written on a block. Shares no code with the
+are forbidden, no light reads a word the rules exclude, and no letter is
+written on a block. Shares no code with the
 solvers. Leaves out: whether the fill is the best one.
 """
 
@@ -38,6 +39,8 @@ def verify(problem: FillProblem, fill: Fill) -> list[str]:
         used[word] += 1
         if word not in problem.words:
             errors.append(f"light {light.label} reads {word!r}, which is not in the dictionary")
+        elif word in problem.rules.excluded:
+            errors.append(f"light {light.label} reads {word!r}, which the rules exclude")
         elif problem.words.score(word) < problem.rules.min_score:
             errors.append(f"light {light.label} reads {word!r}, scored {problem.words.score(word)} "
                           f"< minimum {problem.rules.min_score}")

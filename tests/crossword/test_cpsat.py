@@ -265,3 +265,29 @@ def test_deterministic_time_budget_is_accepted_and_repeatable() -> None:
     runs = [get_solver("crossword", "cpsat:deterministic_time=2.0").solve(problem, seed=3) for _ in range(2)]
     assert runs[0].status == runs[1].status
     assert runs[0].solution == runs[1].solution
+
+
+# --- excluded words and penalties ---------------------------------------------------------
+
+
+def test_excluded_words_are_never_used_and_can_make_a_grid_unsat() -> None:
+    words = ["AB", "CD", "AC", "BD", "XY"]
+    assert solve(problem(["..", ".."], words)).status is Status.SOLVED
+    assert solve(problem(["..", ".."], words, excluded=frozenset({"AC"}))).status is Status.UNSAT
+
+
+@pytest.mark.parametrize("surface", ["plane", "torus"])
+def test_the_objective_weighs_scores_less_penalties(surface: str) -> None:
+    rng = random.Random(11)
+    lengths = {light.length for light in problem(["..", ".."], ["A"], surface).lights.lights}
+    words = ["".join(letters) for n in sorted(lengths) for letters in itertools.product("ABC", repeat=n)]
+    plain = problem(["..", ".."], words, surface, scores=[rng.randrange(0, 101) for _ in words])
+    penalties = {w: rng.randrange(-20, 60) for w in words if rng.random() < 0.5}
+    weighed = FillProblem(plain.grid, plain.words, plain.rules, penalties)
+
+    def net(fill: Fill) -> int:
+        return sum(plain.words.score(w) - penalties.get(w, 0) for w in plain.entries(fill))
+
+    result = solve(weighed, maximize=True)
+    assert result.status is Status.SOLVED and result.optimal is True
+    assert net(result.solution) == max(net(fill) for fill in all_fills(plain)) == result.stats["objective"]

@@ -229,3 +229,37 @@ def test_backtrack_budget_is_a_deterministic_limit() -> None:
     assert all(r.status is Status.TIMEOUT for r in runs)
     assert runs[0].stats == runs[1].stats
     assert runs[0].stats["backtracks"] == 51  # stops at the first backtrack over the budget
+
+
+# --- excluded words, penalties and the seeded value order -------------------------------
+
+def test_excluded_words_are_never_used() -> None:
+    words = ["AB", "CD", "AC", "BD", "AD", "BC", "CA", "DB"]
+    for excluded in (frozenset(), frozenset({"AB"}), frozenset({"AB", "CD"})):
+        problem = make_problem(["..", ".."], words, excluded=excluded)
+        fill = solve_checked(problem)  # verify refuses an excluded word
+        assert fill is None or not set(problem.entries(fill)) & excluded
+    assert solve_checked(make_problem(["..", ".."], ["AB", "CD", "AC", "BD"], excluded=frozenset({"BD"}))) is None
+
+
+def test_penalised_words_are_tried_last() -> None:
+    words = [a + b for a, b in itertools.product("ABCD", repeat=2)]
+    problem = make_problem(["..", ".."], words, allow_repeats=True)
+    best = ReferenceSolver().solve(problem).solution
+    avoided = set(problem.entries(best))
+    penalised = FillProblem(problem.grid, problem.words, problem.rules, {w: 10 for w in avoided})
+    fill = ReferenceSolver().solve(penalised).solution
+    assert verify(penalised, fill) == [] and not set(penalised.entries(fill)) & avoided
+    # A bonus (a negative penalty) puts a word first.
+    bonus = FillProblem(problem.grid, problem.words, problem.rules, {"DD": -5})
+    assert "DD" in bonus.entries(ReferenceSolver().solve(bonus).solution)
+
+
+def test_a_seeded_choice_among_the_best_gives_many_fills_of_one_grid() -> None:
+    words = [a + b + c for a, b, c in itertools.product("ABCDE", repeat=3)]
+    problem = make_problem(["...", "...", "..."], words)
+    solver = ReferenceSolver(choices=8)
+    assert solver.solve(problem, seed=3).solution == solver.solve(problem, seed=3).solution
+    fills = {tuple(sorted(solver.solve(problem, seed=seed).solution.items())) for seed in range(12)}
+    assert len(fills) >= 8
+    assert all(verify(problem, dict(fill)) == [] for fill in fills)
