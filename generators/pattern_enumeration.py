@@ -1,0 +1,162 @@
+"""Every pattern of a small pattern space, listed exactly with CP-SAT.
+
+Covers: `enumerate_patterns(spec)`, the complete list of block patterns
+that satisfy a `PatternSpec`, or None when the space is larger than
+`ENUMERATION_CAP` rectangles (then packs sample it with the constructive
+generator instead). A CP-SAT model with one Boolean per cell ("a block")
+states the rules that are local to a track — a row or column of the blank
+surface, followed through the glue, from `find_runs` on the blank grid:
+
+- symmetry: a cell and its image are alike;
+- density: the number of blocks within the range;
+- no run of white cells of a forbidden length (1 when cells must be
+  checked, 2 … min_length − 1), with blocks or borders on both sides;
+- no window of max_length + 1 cells of a track without a block;
+- a block on every closed track (no cyclic light) unless cycles are allowed;
+- a block between the first and the (limit+1)-th of any limit + 1
+  consecutive seam steps of a track (no light crosses the seam more often);
+- at least min_seam_lights seam steps with white cells on both sides.
+
+That is a relaxation of the rules (connectivity, the short-light share and
+clutter are left out, and two seam steps of one light count twice), so every
+solution is then judged by the generator's own rule check
+(`patterns.pattern_problem`), which keeps exactly the valid ones; the
+independent checker (`pattern_check.py`) still verifies every puzzle made.
+Enumerating all solutions needs one search worker, which also makes the
+list the same on every machine; it is sorted before use.
+
+Leaves out: barred patterns (sampled only), canonical forms and walks
+(`pattern_space.py`).
+"""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from cpmodel.crossword.grid import BLOCK, WHITE, Grid
+from cpmodel.crossword.lights import DIRECTIONS, find_runs
+from cpmodel.surface import Cell, step, surface
+from generators.patterns import AXES, PatternSpec, density_bounds, pattern_problem, symmetric_cell
+
+# Rectangles a space may have to count as small: about a second of
+# enumeration and checking. The 11×5 Möbius strip under the pack rules has a
+# few hundred before the final check; a 15×7 strip has far more than this.
+ENUMERATION_CAP = 4000
+# CP-SAT deterministic time for one enumeration: spaces that take longer are
+# sampled, so a large space costs little before the pack starts.
+ENUMERATION_TIME = 4.0
+
+
+class _Collect(cp_model.CpSolverSolutionCallback):
+    def __init__(self, blocks: list[cp_model.IntVar], cap: int) -> None:
+        super().__init__()
+        self.blocks, self.cap = blocks, cap
+        self.found: list[tuple[int, ...]] = []
+        self.over = False
+
+    def on_solution_callback(self) -> None:
+        if len(self.found) >= self.cap:
+            self.over = True
+            self.stop_search()
+            return
+        self.found.append(tuple(self.value(b) for b in self.blocks))
+
+
+def enumerate_patterns(spec: PatternSpec) -> list[Grid] | None:
+    """All patterns satisfying `spec`, sorted by their rows; None if there
+    are too many rectangles to list (or the spec is barred)."""
+    if spec.style != "blocks":
+        return None
+    w, h = spec.width, spec.height
+    model, blocks = _model(spec)
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = ENUMERATION_TIME
+    collect = _Collect(blocks, ENUMERATION_CAP)
+    status = solver.solve(model, collect)
+    if collect.over or status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        return None  # stopped at the cap or the time limit: a large space
+    surf = surface(spec.surface)
+    grids = []
+    for values in collect.found:
+        rows = tuple("".join(BLOCK if values[y * w + x] else WHITE for x in range(w)) for y in range(h))
+        grid = Grid(rows, surf)
+        if pattern_problem(grid, spec) is None:
+            grids.append(grid)
+    return sorted(grids, key=lambda g: g.rows)
+
+
+def _model(spec: PatternSpec) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    w, h = spec.width, spec.height
+    surf = surface(spec.surface)
+    model = cp_model.CpModel()
+    cells = [(x, y) for y in range(h) for x in range(w)]
+    block = {c: model.new_bool_var(f"block_{c[0]}_{c[1]}") for c in cells}
+    # Symmetry and density.
+    for c in cells:
+        model.add(block[c] == block[symmetric_cell(spec.symmetry, w, h, c)])
+    floor, ceiling = density_bounds(spec)
+    model.add_linear_constraint(sum(block.values()), floor, ceiling)
+    blank = Grid(tuple(WHITE * w for _ in range(h)), surf)
+    open_seams = []
+    for name in AXES:
+        for track, _, closed in find_runs(blank, name):
+            seams = [step(surf, w, h, c, DIRECTIONS[name]).crossed for c in track[:len(track) if closed else -1]]
+            _forbid_short_runs(model, block, track, closed, spec)
+            _limit_long_runs(model, block, track, closed, spec.max_length)
+            if closed and not spec.allow_cyclic:
+                model.add_bool_or([block[c] for c in track])
+            _limit_seam_crossings(model, block, track, closed, seams, spec.max_seam_crossings)
+            for i, crossed in enumerate(seams):
+                if crossed:
+                    both_white = model.new_bool_var("")
+                    a, b = track[i], track[(i + 1) % len(track)]
+                    model.add_bool_and([block[a].Not(), block[b].Not()]).only_enforce_if(both_white)
+                    # … and the other way, so that each pattern is one solution, not several
+                    model.add_bool_or([block[a], block[b], both_white])
+                    open_seams.append(both_white)
+    if spec.min_seam_lights:
+        model.add(sum(open_seams) >= spec.min_seam_lights)
+    return model, [block[c] for c in cells]
+
+
+def _forbid_short_runs(model: cp_model.CpModel, block: dict[Cell, cp_model.IntVar], track: tuple[Cell, ...],
+                       closed: bool, spec: PatternSpec) -> None:
+    """No maximal run of a forbidden length: not (block, k whites, block)."""
+    n = len(track)
+    forbidden = [k for k in range(1, spec.min_length) if k > 1 or spec.checked]
+    for k in forbidden:
+        if k >= n:
+            continue  # a whole open track of k cells (or a loop) is handled below
+        for start in range(n if closed else n - k + 1):
+            before = (start - 1) % n if closed or start > 0 else None
+            after = (start + k) % n if closed or start + k < n else None
+            literals = [block[track[(start + j) % n]] for j in range(k)]  # one of them must be a block …
+            literals += [block[track[i]].Not() for i in (before, after) if i is not None]  # … or a neighbour white
+            model.add_bool_or(literals)
+    if n in forbidden:
+        model.add_bool_or([block[c] for c in track])  # the whole track as one short run (or loop)
+
+
+def _limit_long_runs(model: cp_model.CpModel, block: dict[Cell, cp_model.IntVar], track: tuple[Cell, ...],
+                     closed: bool, longest: int | None) -> None:
+    """A block in every window of longest + 1 consecutive cells."""
+    n = len(track)
+    if longest is None or longest >= n:
+        return
+    for start in range(n if closed else n - longest):
+        model.add_bool_or([block[track[(start + j) % n]] for j in range(longest + 1)])
+
+
+def _limit_seam_crossings(model: cp_model.CpModel, block: dict[Cell, cp_model.IntVar], track: tuple[Cell, ...],
+                          closed: bool, seams: list[bool], limit: int | None) -> None:
+    """Between the first and the (limit+1)-th of consecutive seam steps, a block."""
+    n = len(track)
+    at = [i for i, crossed in enumerate(seams) if crossed]
+    if limit is None or len(at) <= limit:
+        return
+    for k in range(len(at) if closed else len(at) - limit):
+        first, last = at[k], at[(k + limit) % len(at)]
+        span = (last - first) % n if closed else last - first
+        model.add_bool_or([block[track[(first + j) % n]] for j in range(span + 2)])
