@@ -1,39 +1,62 @@
-"""Crossword packs: one job = a fillable pattern filled from a word list.
+"""Crossword packs: one job = a planned pattern, filled, polished and checked.
 
 Covers: `CrosswordPackSpec` — the parameters of `mobius pack crossword` —
-and its job: generate a seeded pattern for the surface, fill it with a
-registered solver, and when the solver proves the pattern unfillable (or
-runs out of its budget) reject it and try the next seeded pattern, counting
-rejections. Also the independent re-check of a finished puzzle from its JSON
-alone (pattern constraints, lights, dictionary words, no repeats). Leaves out:
-running jobs and writing files (`pack.py`), formats (`export/`).
+its plan (`crossword_plan.CrosswordPlan`: patterns, repeat policy, what each
+job may use) and its job: fill the pattern the plan gives with a registered
+solver (the reference solver with a seeded choice among the best words, so
+one grid yields many fills; the words the plan bars excluded; its soft
+preferences as penalties), polish the fill with CP-SAT (`polish.py`), and
+build the puzzle JSON with its quality report. A job that finds no fill
+within its deterministic budget raises `PuzzleFailed` and the plan gives the
+next attempt another grid. Also the independent re-check of a finished
+puzzle from its JSON alone (pattern rules, lights, dictionary words, no
+repeats, its quality figures).
+
+Leaves out: running jobs and writing files (`pack.py`), what puzzles share
+across the pack (`crossword_plan.py`), formats (`export/`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-from cpmodel.crossword.grid import Grid, make_grid
-from cpmodel.crossword.problem import FillProblem, FillRules
+from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
+from cpmodel.surface import surface as find_surface
 from dictionaries import WordList, from_words, load
-from generators.pack import Avoid, PackError, derive_seed
+from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
+from generators.pack import Avoid, PuzzleFailed
 from generators.pattern_check import check_pattern
-from generators.patterns import PatternSpec, generate_pattern
+from generators.patterns import PatternSpec
+from generators.polish import polish
 from generators.puzzles import crossword_puzzle
+from generators.quality import puzzle_quality
+from generators.word_policy import share_bonus
 
-# A pattern the solver cannot fill within its budget is replaced; past this
-# many replacements the size/dictionary combination is hopeless, and saying
-# so beats looping forever.
-MAX_PATTERN_ATTEMPTS = 200
-# Fill budgets that are the same on every machine, so that which patterns get
-# rejected — and so the pack's bytes — never depend on the machine's speed or
-# load; the wall-clock --time-limit stays as a backstop. A pattern that needs
-# more than this is usually one that a fresh pattern beats.
-DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 2000), "cpsat": ("deterministic_time", 5.0)}
+# Fill budgets that are the same on every machine, so that which attempts
+# fail — and so the pack's bytes — never depend on the machine's speed or
+# load; the wall-clock --time-limit stays as a backstop. How hard a grid is
+# depends on the grid far more than on the seed: on the 11×5 Möbius strip
+# half the grids that fill at all need under 600 backtracks, while a grid
+# that fails costs the whole budget, so a failure is cut short here and the
+# plan moves on to another grid.
+DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 1000), "cpsat": ("deterministic_time", 5.0)}
+# The reference solver chooses among this many best words at each step: one
+# grid gives many different fills, all near the best (the polish then
+# lifts the weakest entries).
+FILL_CHOICES = 8
+# CP-SAT deterministic seconds of polish per puzzle by default: about twenty
+# neighbourhoods, a tenth of a second on an 11×5 grid.
+DEFAULT_POLISH = 0.2
+# Lights across the seam every puzzle on a glued surface has by default.
+DEFAULT_SEAM_LIGHTS = 2
+# The share of a puzzle's lights (so of a pack's entries) that may have three letters.
+DEFAULT_THREE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -48,7 +71,7 @@ class CrosswordPackSpec:
     solver: str = "reference"
     seed: int = 0
     time_limit: float | None = 10.0
-    unique_answers: bool = False  # no answer repeated across the pack
+    allow_repeats: bool = False  # answers may recur across the pack (never within a puzzle)
     min_length: int = 3
     checked: bool = True
     symmetry: str = "rot180"
@@ -56,45 +79,57 @@ class CrosswordPackSpec:
     # Longest light; None = the grid's longer side, which keeps entries
     # readable and fillable (a wrapped light could otherwise run to 2W − 1).
     max_length: int | None = None
+    # Lights across the seam per puzzle; None = DEFAULT_SEAM_LIGHTS on a surface with a seam, 0 on the plane.
+    min_seam_lights: int | None = None
+    max_three_share: float = DEFAULT_THREE_SHARE
+    polish: float = DEFAULT_POLISH  # CP-SAT deterministic seconds per puzzle; 0 = no polish
     clues: Mapping[str, str] = field(default_factory=dict, compare=False)
     kind: str = "crossword"
 
     @property
-    def sequential(self) -> bool:
-        return self.unique_answers
-
-    @property
     def solver_spec(self) -> str:
-        """The solver spec with its deterministic budget unless one is given."""
+        """The solver spec with its deterministic budget (and, for the reference
+        solver, the pack's value order) unless given."""
         name, options = parse_spec(self.solver)
         if name in DETERMINISTIC_BUDGETS:
             key, value = DETERMINISTIC_BUDGETS[name]
-            options.setdefault(key, value)
+            options.setdefault(key, str(value))
+        if name == "reference":
+            options.setdefault("choices", str(FILL_CHOICES))
         return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else name
+
+    @property
+    def seam_lights(self) -> int:
+        if self.min_seam_lights is not None:
+            return self.min_seam_lights
+        return DEFAULT_SEAM_LIGHTS if find_surface(self.surface).has_seam else 0
 
     def parameters(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "width": self.width, "height": self.height,
                 "surface": self.surface, "dictionary": self.dictionary, "min_score": self.min_score,
                 "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit,
-                "unique_answers": self.unique_answers, "min_length": self.min_length, "checked": self.checked,
+                "allow_repeats": self.allow_repeats, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.symmetry, "max_seam_crossings": self.max_seam_crossings,
-                "max_length": self.pattern_spec().max_length,
+                "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
+                "max_three_share": self.max_three_share, "polish": self.polish,
                 "clues": len(self.clues)}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
         return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)}}
 
-    # -- the job ------------------------------------------------------------------------
+    # -- the rules ----------------------------------------------------------------------
 
     def pattern_spec(self) -> PatternSpec:
         return PatternSpec(self.width, self.height, self.surface, min_length=self.min_length, checked=self.checked,
                            symmetry=self.symmetry, max_seam_crossings=self.max_seam_crossings,
-                           max_length=self.max_length or max(self.width, self.height))
+                           max_length=self.max_length or max(self.width, self.height),
+                           min_seam_lights=self.seam_lights, max_short_share=self.max_three_share,
+                           allow_clutter=False)
 
-    def rules(self) -> FillRules:
+    def rules(self, excluded: frozenset[str] = frozenset()) -> FillRules:
         return FillRules(min_length=self.min_length, allow_repeats=False,
-                         max_seam_crossings=self.max_seam_crossings, min_score=self.min_score)
+                         max_seam_crossings=self.max_seam_crossings, min_score=self.min_score, excluded=excluded)
 
     def words(self, exclude: frozenset[str] = frozenset()) -> WordList:
         words = load(self.dictionary, min_score=self.min_score)
@@ -103,25 +138,38 @@ class CrosswordPackSpec:
         kept = [(w, s) for w, s in zip(words.words, words.scores) if w not in exclude]
         return from_words([w for w, _ in kept], [s for _, s in kept], name=words.name)
 
+    # -- the plan and the job ---------------------------------------------------------------
+
+    def plan(self) -> CrosswordPlan:
+        words = _pack_words(self)
+        return CrosswordPlan(self, {length: len(words.by_length(length)) for length in words.lengths()})
+
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
-        words = self.words(avoid.words)
+        job: CrosswordJob = avoid.assignment
+        words = _pack_words(self)
+        penalties = {**_share_bonus(self, job.share), **job.penalties}  # an earlier use outweighs the share
+        problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
+        fill, stats = self._fill(problem, job)
+        if self.polish > 0:
+            polished = polish(problem, fill, budget=self.polish, seed=job.fill_seed)
+            fill = polished.fill
+            stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
+                         score_before_polish=polished.score_before, score_after_polish=polished.score_after)
+        puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
+                                  stats=stats, seed=job.fill_seed, clues=self.clues)
+        puzzle["rejected"] = avoid.attempt
+        puzzle["quality"] = puzzle_quality(puzzle)
+        return puzzle
+
+    def _fill(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]]:
+        """A fill of the job's grid by the pack's solver, within its deterministic budget."""
         solver = get_solver("crossword", self.solver_spec)
-        rules = self.rules()
-        for attempt in range(MAX_PATTERN_ATTEMPTS):
-            seed = derive_seed(self.seed, index, attempt)
-            problem = FillProblem(generate_pattern(self.pattern_spec(), seed), words, rules)
-            require_usable(solver, problem)
-            result = solver.solve(problem, time_limit=self.time_limit, seed=seed)
-            if result.status is not Status.SOLVED:
-                continue
-            puzzle = crossword_puzzle(problem, result.solution, puzzle_id=f"{index + 1:04d}",
-                                      solver=parse_spec(self.solver)[0], stats=result.stats, seed=seed,
-                                      clues=self.clues)
-            puzzle["rejected"] = attempt
-            if self.key(puzzle) not in avoid.keys:
-                return puzzle
-        raise PackError(f"puzzle {index + 1}: no fillable {self.width}x{self.height} {self.surface} pattern in "
-                        f"{MAX_PATTERN_ATTEMPTS} attempts; try a larger --time-limit, another size or dictionary")
+        require_usable(solver, problem)
+        result = solver.solve(problem, time_limit=self.time_limit, seed=job.fill_seed)
+        if result.status is not Status.SOLVED:
+            raise PuzzleFailed(f"no fill of its grid ({result.status.value.lower()})",
+                               proven=result.status is Status.UNSAT)
+        return result.solution, dict(result.stats)
 
     # -- what the runner needs -------------------------------------------------------------
 
@@ -132,9 +180,10 @@ class CrosswordPackSpec:
         return frozenset(e["answer"] for e in puzzle["entries"])
 
     def verify(self, puzzle: Mapping[str, Any]) -> list[str]:
-        """Re-check a puzzle from its JSON: pattern rules, lights and fill."""
+        """Re-check a puzzle from its JSON: pattern rules, lights, fill and quality figures."""
         try:
-            grid, fill = _grid_and_fill(puzzle)
+            grid = pattern_of(puzzle)
+            fill = {(x, y): ch for y, row in enumerate(puzzle["rows"]) for x, ch in enumerate(row) if ch != "#"}
         except (KeyError, TypeError, ValueError) as exc:
             return [f"malformed puzzle JSON: {exc}"]
         if (grid.width, grid.height, grid.surface.name) != (self.width, self.height, self.surface):
@@ -149,6 +198,8 @@ class CrosswordPackSpec:
                   for light, word in zip(problem.lights.lights, problem.entries(fill))]
         if listed != actual:
             problems.append("the entries listed do not match the grid's lights and letters")
+        elif puzzle.get("quality") != puzzle_quality(puzzle):
+            problems.append("the quality figures do not match the entries")
         return problems
 
     def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
@@ -157,10 +208,13 @@ class CrosswordPackSpec:
         return export_all(puzzle)
 
 
-def _grid_and_fill(puzzle: Mapping[str, Any]) -> tuple[Grid, dict[tuple[int, int], str]]:
-    rows = puzzle["rows"]
-    pattern = ["".join("#" if ch == "#" else "." for ch in row) for row in rows]
-    grid = make_grid(pattern, puzzle["surface"], bars_right=[tuple(c) for c in puzzle.get("bars_right", [])],
-                     bars_below=[tuple(c) for c in puzzle.get("bars_below", [])])
-    fill = {(x, y): ch for y, row in enumerate(rows) for x, ch in enumerate(row) if ch != "#"}
-    return grid, fill
+# Each worker process loads the list and builds its word index once, not per
+# job: a list rebuilt per job would rebuild the index (a tenth of a second).
+@lru_cache(maxsize=4)
+def _pack_words(spec: CrosswordPackSpec) -> WordList:
+    return spec.words()
+
+
+@lru_cache(maxsize=2 * SHARES)
+def _share_bonus(spec: CrosswordPackSpec, share: int) -> dict[str, int]:
+    return share_bonus(_pack_words(spec).words, share, SHARES)

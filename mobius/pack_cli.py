@@ -21,6 +21,7 @@ from rich.progress import (
 )
 
 from cpmodel.errors import InputError
+from generators.crossword_pack import DEFAULT_POLISH
 from generators.pack import PackError, build_pack
 from generators.pack import Progress as PackProgress
 
@@ -42,11 +43,15 @@ ALL_CORES = os.cpu_count() or 1
 def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | None, resume: bool) -> None:
     command = " ".join(["mobius", *map(shlex.quote, sys.argv[1:])])
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("rejected {task.fields[rejected]}"), TimeElapsedColumn(), TimeRemainingColumn())
+               TextColumn("redone {task.fields[rejected]}"), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task(f"{spec.kind} pack", total=spec.count, rejected=0)
+        shown: list[str] = []
 
         def show(p: PackProgress) -> None:
+            for note in p.notes[len(shown):]:  # what the pack plan says, as soon as it says it
+                bar.console.print(f"note: {note}")
+                shown.append(note)
             bar.update(task, completed=p.done, rejected=p.rejected)
 
         try:
@@ -60,8 +65,12 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
                           f"finish with the same command and --resume")
             raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
-    console.print(f"wrote {len(puzzles)} {spec.kind} puzzles to {out} ({rejected} rejected along the way); "
+    console.print(f"wrote {len(puzzles)} {spec.kind} puzzles to {out} ({rejected} redone along the way); "
                   f"manifest: {out / 'manifest.json'}")
+    if spec.kind == "crossword":
+        from generators.quality import pack_quality, summary_line
+
+        console.print(summary_line(pack_quality([puzzles[i] for i in sorted(puzzles)])))
 
 
 @app.command("crossword")
@@ -77,10 +86,19 @@ def crossword_command(
     solver: Annotated[str, typer.Option("--solver", help="reference or cpsat (name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds per fill attempt.")] = 10.0,
-    unique_answers: Annotated[bool, typer.Option("--unique-answers",
-                                                 help="No answer repeated across the pack (runs in order).")] = False,
-    max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=0,
+    time_limit: Annotated[float, typer.Option("--time-limit", min=0.1,
+                                              help="Seconds per fill attempt (a backstop; budgets are "
+                                                   "deterministic).")] = 10.0,
+    allow_repeats: Annotated[bool, typer.Option("--allow-repeats",
+                                                help="Answers may recur across the pack (never within a puzzle); "
+                                                     "unused words are still preferred.")] = False,
+    min_seam_lights: Annotated[Optional[int], typer.Option(
+        "--min-seam-lights", min=0, help="Lights across the seam per puzzle (default 2 on a glued surface, "
+                                         "0 on the plane).")] = None,
+    polish: Annotated[float, typer.Option("--polish", min=0.0,
+                                          help="CP-SAT deterministic seconds per puzzle to improve its fill; "
+                                               "0 for none.")] = DEFAULT_POLISH,
+    max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=-1,
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0,
                                             help="Longest light (0: the grid's longer side).")] = 0,
@@ -91,18 +109,25 @@ def crossword_command(
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
-    """Generate crosswords: seeded patterns on the surface, filled and verified."""
+    """Generate crosswords: distinct patterns on the surface, filled, polished and verified."""
     from cpmodel.surface import surface as find_surface
     from generators.clues import load_clues
     from generators.crossword_pack import CrosswordPackSpec
+    from generators.patterns import PatternError
 
     try:
         surface_name = find_surface(surface).name
     except KeyError as exc:
         raise InputError(str(exc.args[0])) from None
-    spec = CrosswordPackSpec(count, width, height, surface_name, dictionary, min_score, solver, seed, time_limit,
-                             unique_answers, max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
-                             max_length=max_length or None)
+    try:
+        spec = CrosswordPackSpec(count=count, width=width, height=height, surface=surface_name,
+                                 dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
+                                 time_limit=time_limit, allow_repeats=allow_repeats,
+                                 max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
+                                 max_length=max_length or None, min_seam_lights=min_seam_lights, polish=polish)
+        spec.pattern_spec()  # a rule that cannot hold on this surface fails here
+    except PatternError as exc:
+        raise InputError(str(exc)) from None
     words = spec.words()  # a bad dictionary fails here, before any worker starts
     if clues:
         # Only the dictionary's words can be answers; the rest of WordNet would

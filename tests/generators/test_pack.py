@@ -1,5 +1,6 @@
 """Packs: byte-identical across worker counts and executors, complete after an
-interrupt and resume, every puzzle re-checked, bad requests refused."""
+interrupt and resume, every puzzle re-checked, bad requests refused. (The
+crossword pack's rules are tested in test_crossword_pack.py.)"""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from generators.crossword_pack import CrosswordPackSpec
 from generators.pack import PackError, build_pack, derive_seed
 from generators.slider_pack import SliderPackSpec, parse_depths
 
-CROSSWORD = CrosswordPackSpec(count=4, width=7, height=5, surface="mobius", seed=11, time_limit=20.0)
+CROSSWORD = CrosswordPackSpec(count=5, width=9, height=7, surface="mobius", seed=11, time_limit=20.0)
 SLIDER = SliderPackSpec(count=6, board="ring", depth_min=3, depth_max=8, seed=5)
 
 
@@ -53,9 +54,8 @@ def test_crossword_pack_puzzles_are_valid_and_distinct(tmp_path: Path) -> None:
         assert puzzle["glue"]["right"] == [puzzle["height"] - 1 - y for y in range(puzzle["height"])]
 
 
-def test_unique_answers_across_the_pack(tmp_path: Path) -> None:
-    spec = CrosswordPackSpec(count=3, width=7, height=5, surface="mobius", seed=3, unique_answers=True)
-    puzzles = build_pack(spec, tmp_path / "u", workers=2)
+def test_no_answer_repeats_across_a_default_pack(tmp_path: Path) -> None:
+    puzzles = build_pack(CROSSWORD, tmp_path / "u", workers=2)
     answers = [e["answer"] for p in puzzles.values() for e in p["entries"]]
     assert len(answers) == len(set(answers))
 
@@ -121,11 +121,12 @@ def test_interrupt_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> No
     assert again == whole  # stale temporary files of the killed run are gone too
 
 
-def test_dask_executor_gives_the_same_bytes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("spec", [CROSSWORD, SLIDER], ids=["crossword", "slider"])
+def test_dask_executor_gives_the_same_bytes(tmp_path: Path, spec) -> None:
     distributed = pytest.importorskip("dask.distributed")
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as client:
-        build_pack(SLIDER, tmp_path / "dask", executor="dask", scheduler=client)
-    build_pack(SLIDER, tmp_path / "local", workers=1)
+        build_pack(spec, tmp_path / "dask", executor="dask", scheduler=client)
+    build_pack(spec, tmp_path / "local", workers=1)
     assert puzzle_bytes(tmp_path / "dask") == puzzle_bytes(tmp_path / "local")
 
 

@@ -1,0 +1,249 @@
+"""The plan of a crossword pack: which pattern each puzzle gets, which words
+it may use, and whether a finished puzzle may join the pack.
+
+Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
+`CrosswordJob`, the input it gives each job.
+
+- Patterns come from the pack's `PatternSurvey` (distinct grids, the pack's
+  lane of the space first): each puzzle takes the next grid of the walk, so
+  no two puzzles share a grid while the space lasts. Once the walk is used
+  up — the rules allow fewer grids than the pack has puzzles, which the
+  plan says up front when it knows — each new puzzle takes the grid used
+  least so far (not one another job of the round has, then the one that
+  filled most reliably), so repeats are spread evenly, each time with
+  another fill.
+- A job that cannot fill its grid within its budget is tried again with
+  another grid; a grid that fails too often (more than one try in
+  `RETIRE_RATIO` + 1) is not handed out again while others are left. A job whose puzzle clashes
+  with one accepted before it keeps its grid and is filled again, now
+  seeing that puzzle's answers. A puzzle is given up (and reported) only
+  when no grid the rules allow has ever filled, or after `MAX_TRIES`
+  attempts.
+- Words follow `word_policy`: the job may not use the words the ledger bars,
+  prefers unused ones, and, to keep the jobs of one round apart, the words
+  of its own share of the list.
+- `final_problems` re-checks the finished pack from its puzzle files alone:
+  no fill twice, no grid twice unless the walk was used up, and the repeat
+  policy over every answer.
+
+Leaves out: making a puzzle (`crossword_pack.py`), running rounds
+(`pack.py`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from cpmodel.crossword.grid import Grid, make_grid
+from cpmodel.crossword.lights import find_lights
+from generators.pack import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid, PackError, derive_seed
+from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
+from generators.quality import pack_quality
+from generators.word_policy import AnswerLedger, count_recurrences, decide_policy, policy_problems
+
+if TYPE_CHECKING:
+    from generators.crossword_pack import CrosswordPackSpec
+
+# Patterns drawn before the first round to estimate how many lights of each
+# length the pack needs (the repeat policy's demand).
+DEMAND_SAMPLE = 24
+# A grid is not handed out again once it fails more than about one try in
+# RETIRE_RATIO + 1: how hard a grid is to fill hardly depends on the seed (on
+# the 11×5 Möbius strip three seeds of one grid need about the same
+# backtracks), so a grid that never filled is not tried twice, and one that
+# fails more often costs more than a reliable grid. A retired grid that did
+# fill comes back when no other grid is left.
+RETIRE_RATIO = 3
+# Attempts of one puzzle before it is given up and reported.
+MAX_TRIES = 60
+# Shares of the word list the jobs running at once prefer, one each.
+SHARES = ROUND_SIZE * ROUNDS_IN_FLIGHT
+# Recurring words listed in the manifest (most recurrent first).
+LISTED_RECURRENCES = 20
+
+
+@dataclass(frozen=True)
+class CrosswordJob:
+    """What one crossword job is given."""
+
+    rows: tuple[str, ...]  # the pattern
+    pattern: str  # its canonical key
+    fill_seed: int
+    share: int  # the share of the word list this job prefers (its slot in the round)
+    excluded: frozenset[str]  # words it may not use
+    penalties: Mapping[str, int]  # points off words it should rather not use
+
+
+class CrosswordPlan:
+    """See the module docstring."""
+
+    def __init__(self, spec: CrosswordPackSpec, supply: Mapping[int, int]) -> None:
+        self.spec = spec
+        pattern_spec = spec.pattern_spec()
+        self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j))
+        first = self.survey.get(0)
+        if first is None:
+            raise PackError(f"no {pattern_spec.describe()} exists"
+                            + (f": {self.survey.failure}" if self.survey.failure else "")
+                            + "; try another size, surface or fewer rules (e.g. --min-seam-lights)")
+        self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats)
+        self.ledger = AnswerLedger(self.policy)
+        self.notes: list[str] = self._space_notes() + [self.policy.describe()]
+        self.walk_next = 0  # the next position of the survey's walk to hand out
+        self.uses: Counter[str] = Counter()  # pattern -> puzzles accepted with it
+        self.fills: Counter[str] = Counter()  # pattern -> fills it gave (accepted or not)
+        self.failures: Counter[str] = Counter()
+        self.retired: set[str] = set()
+        self.pending: dict[int, str] = {}  # index -> the pattern of its current attempt
+        self.tried: dict[int, set[str]] = {}
+        self.keep: set[int] = set()  # indices whose next attempt keeps its grid (a clash, not a failure)
+        self.fill_keys: set[str] = set()
+        self.reused = False
+        self.why_not: dict[int, str] = {}
+
+    # -- up front --------------------------------------------------------------------
+
+    def _demand(self) -> dict[int, int]:
+        """Lights per length the pack needs, from the first patterns of its walk."""
+        sample = [found[1] for n in range(min(self.spec.count, DEMAND_SAMPLE))
+                  if (found := self.survey.get(n)) is not None]
+        lengths = Counter(light.length for grid in sample for light in find_lights(grid, self.spec.min_length).lights)
+        return {n: round(k * self.spec.count / len(sample)) for n, k in lengths.items()}
+
+    def _space_notes(self) -> list[str]:
+        spec, survey = self.spec, self.survey
+        shape = f"{spec.width}x{spec.height} {spec.surface}"
+        if not survey.exact:
+            return [f"the {shape} rules allow about {survey.estimate():,} distinct grids or more "
+                    f"(estimated from {survey.draws} draws); this pack draws from its share "
+                    f"(seed {spec.seed} mod {PATTERN_LANES})"]
+        found, own = survey.found, sum(1 for k in survey.order if lane_of(k) == survey.lane)
+        notes = [f"the {shape} rules allow exactly {found} distinct grids (counted by enumeration)"]
+        if found < spec.count:
+            notes.append(f"the pattern space is exhausted: {spec.count} puzzles use each grid about "
+                         f"{spec.count / found:.1f} times, each time with a different fill")
+        elif own < spec.count:
+            notes.append(f"this seed's share of the space has {own} grids, fewer than {spec.count}: packs with "
+                         f"another seed (mod {PATTERN_LANES}) may share grids with this one")
+        return notes
+
+    # -- the plan protocol --------------------------------------------------------------
+
+    def job_input(self, index: int, attempt: int) -> Avoid | None:
+        if attempt >= MAX_TRIES:
+            self.why_not[index] = f"no fill accepted in {MAX_TRIES} attempts"
+            return None
+        key = self.pending.get(index) if index in self.keep else None
+        self.keep.discard(index)
+        if key is None:
+            key = self._next_pattern(index)
+            if key is None:
+                self.why_not[index] = "no grid the rules allow could be filled"
+                return None
+        self.pending[index] = key
+        self.tried.setdefault(index, set()).add(key)
+        job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
+                           index % SHARES, self.ledger.forbidden(index), self.ledger.penalties(index))
+        return Avoid(attempt=attempt, assignment=job)
+
+    def _next_pattern(self, index: int) -> str | None:
+        """The next grid of the walk, or once it is used up the live grid used least."""
+        while (found := self.survey.get(self.walk_next)) is not None:
+            self.walk_next += 1
+            if found[0] not in self.retired:
+                return found[0]
+        if not self.reused:
+            self.reused = True
+            self.notes.append(f"all {self.survey.found} grids are in use: grids now repeat, each with a new fill")
+        busy = set(self.pending.values())
+        # Grids this puzzle has not tried first; then, with new seeds, those it has.
+        tried = self.tried.get(index, set())
+        live = [k for k in self.survey.order if k not in self.retired and k not in tried] or \
+            [k for k in self.survey.order if k not in self.retired] or [k for k in self.survey.order if self.fills[k]]
+        if not live:
+            return None
+        position = {k: n for n, k in enumerate(self.survey.order)}
+        # A grid twice in one round would likely get the same long answers twice: one of them redone.
+        return min(live, key=lambda k: (k in busy, k in tried, self.uses[k], self.failures[k] - self.fills[k],
+                                        position[k]))
+
+    def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
+        if "/".join(puzzle["rows"]) in self.fill_keys:
+            return "the same fill as an earlier puzzle"
+        clash = self.ledger.conflicts(index, (e["answer"] for e in puzzle["entries"]))
+        if clash:
+            return f"answers used by an earlier puzzle: {', '.join(clash[:5])}"
+        return None
+
+    def record(self, index: int, puzzle: Mapping[str, Any]) -> None:
+        key = self.pending.pop(index)
+        self.uses[key] += 1
+        self.fills[key] += 1
+        self.fill_keys.add("/".join(puzzle["rows"]))
+        self.ledger.add(index, (e["answer"] for e in puzzle["entries"]))
+
+    def failed(self, index: int, reason: str, *, made: bool, proven: bool) -> None:
+        key = self.pending[index]
+        if made:  # filled, but clashed: fill the same grid again, seeing more of the pack
+            self.fills[key] += 1
+            self.keep.add(index)
+            return
+        self.failures[key] += 1
+        if proven or self.failures[key] > self.fills[key] // RETIRE_RATIO + (self.fills[key] > 0):
+            self.retired.add(key)
+        del self.pending[index]
+
+    def gave_up(self, index: int) -> str:
+        return self.why_not.get(index, "nothing left to try")
+
+    def attempt_of(self, puzzle: Mapping[str, Any]) -> int | None:
+        return int(puzzle["rejected"])
+
+    # -- the whole pack ---------------------------------------------------------------
+
+    def final_problems(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[int, str]:
+        """The pack checked afresh from its puzzles: no fill twice, no grid twice
+        unless the walk was used up, the repeat policy over all answers."""
+        problems: dict[int, str] = {}
+        fills: dict[str, int] = {}
+        grids: dict[str, int] = {}
+        for index in sorted(puzzles):
+            puzzle = puzzles[index]
+            fill = "/".join(puzzle["rows"])
+            if fill in fills:
+                problems[index] = f"the same fill as puzzle {fills[fill] + 1}"
+            fills.setdefault(fill, index)
+            pattern = canonical_key(pattern_of(puzzle))
+            if pattern in grids and not self.reused:
+                problems.setdefault(index, f"the same grid as puzzle {grids[pattern] + 1}, while unused grids remain")
+            grids.setdefault(pattern, index)
+        answers = {i: [e["answer"] for e in p["entries"]] for i, p in puzzles.items()}
+        for index, why in policy_problems(answers, self.policy).items():
+            problems.setdefault(index, why)
+        return problems
+
+    def report(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+        answers = {i: [e["answer"] for e in p["entries"]] for i, p in puzzles.items()}
+        recurrences = count_recurrences(answers)
+        survey = self.survey
+        return {
+            "notes": list(self.notes),
+            "patterns": {"space": {"counted_exactly": survey.exact, "grids_found": survey.found,
+                                   "estimate": survey.estimate(), "draws": survey.draws,
+                                   "exhausted": self.reused, "lane": survey.lane, "lanes": PATTERN_LANES},
+                         "distinct_in_pack": len({canonical_key(pattern_of(p)) for p in puzzles.values()}),
+                         "retired": len(self.retired)},
+            "repeats": {**self.policy.to_json(), "recurrences": sum(recurrences.values()),
+                        "most_recurrent": dict(recurrences.most_common(LISTED_RECURRENCES))},
+            "quality": pack_quality([puzzles[i] for i in sorted(puzzles)]),
+        }
+
+
+def pattern_of(puzzle: Mapping[str, Any]) -> Grid:
+    """The block pattern of a crossword puzzle file (its rows without the letters)."""
+    rows = ["".join("#" if ch == "#" else "." for ch in row) for row in puzzle["rows"]]
+    return make_grid(rows, puzzle["surface"], bars_right=[tuple(c) for c in puzzle.get("bars_right", [])],
+                     bars_below=[tuple(c) for c in puzzle.get("bars_below", [])])

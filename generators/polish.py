@@ -1,0 +1,86 @@
+"""CP-SAT polish of a finished fill: large-neighbourhood search for a better score.
+
+Covers: `polish(problem, fill, budget=, seed=)`. The reference solver finds
+a fill fast; CP-SAT is best at optimising one. Each round frees a seeded
+neighbourhood — a light drawn with a weight that grows as its word's score
+falls, and one light crossing it — keeps every other cell fixed (prefilled
+in the grid), and re-solves it with the `cpsat` solver's `maximize` model:
+every light touching a freed cell may change, each to a word that still
+crosses the fixed letters. The rounds share the problem's word list, rules
+and excluded words, so a polished fill is valid exactly when the first one
+was; a round's answer is taken only when it raises the total score net of
+penalties and does not lower the plain total, so the score never falls.
+One worker, CP-SAT deterministic time and seeded neighbourhoods make the
+result the same on every machine: the polish ends when its deterministic
+time reaches `budget` or after `MAX_POLISH_ROUNDS` rounds.
+
+Leaves out: the CP-SAT model itself (`cpmodel/crossword/cpsat.py`) and
+checking the result (`cpmodel/crossword/verify.py`, which the pack runs).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from cpmodel.crossword.cpsat import CpSatFillSolver
+from cpmodel.crossword.problem import Fill, FillProblem
+from cpmodel.solver import Status
+
+# Deterministic time one round may take: a neighbourhood of two lights on
+# the pack sizes is solved to optimality in a few thousandths of this.
+ROUND_TIME = 0.05
+# Rounds at most: past about twenty, rounds on an 11×5 grid rarely find more
+# (see benchmarks/RESULTS.md), and each costs a model build in Python.
+MAX_POLISH_ROUNDS = 24
+
+
+@dataclass(frozen=True)
+class Polished:
+    fill: Fill
+    score_before: int  # total word score of the fill given
+    score_after: int
+    rounds: int
+    improved: int  # rounds whose answer was taken
+    deterministic_time: float
+
+
+def total(problem: FillProblem, fill: Fill, *, net: bool) -> int:
+    """The fill's total word score, less the penalties if `net`."""
+    words = problem.entries(fill)
+    return sum(problem.words.score(w) - (problem.penalties.get(w, 0) if net else 0) for w in words)
+
+
+def polish(problem: FillProblem, fill: Fill, *, budget: float, seed: int) -> Polished:
+    """A fill of `problem` scoring at least as well as `fill` (see the module docstring)."""
+    rng = random.Random(seed)
+    solver = CpSatFillSolver(maximize=True, workers=1, deterministic_time=ROUND_TIME)
+    current = dict(fill)
+    before = total(problem, current, net=False)
+    spent, rounds, improved = 0.0, 0, 0
+    while spent < budget and rounds < MAX_POLISH_ROUNDS and problem.lights.lights:
+        rounds += 1
+        free = _neighbourhood(problem, current, rng)
+        fixed = {cell: letter for cell, letter in current.items() if cell not in free}
+        part = FillProblem(problem.grid.with_letters(fixed), problem.words, problem.rules, problem.penalties)
+        result = solver.solve(part, seed=rng.randrange(1 << 31), hint=current)
+        spent += float(result.stats.get("deterministic_time", ROUND_TIME))
+        if result.status is not Status.SOLVED:
+            continue
+        candidate = {**current, **result.solution}
+        if total(problem, candidate, net=True) > total(problem, current, net=True) and \
+                total(problem, candidate, net=False) >= total(problem, current, net=False):
+            current = candidate
+            improved += 1
+    return Polished(current, before, total(problem, current, net=False), rounds, improved, round(spent, 6))
+
+
+def _neighbourhood(problem: FillProblem, fill: Fill, rng: random.Random) -> set[tuple[int, int]]:
+    """The cells of a light drawn by low score and of one light crossing it."""
+    lights = problem.lights
+    words = problem.entries(fill)
+    weights = [101 - problem.words.score(w) + problem.penalties.get(w, 0) for w in words]
+    first = rng.choices(range(len(lights.lights)), weights=[max(1, w) for w in weights])[0]
+    crossing = sorted({b for cell in lights.lights[first].cells for b, _ in lights.cell_lights[cell] if b != first})
+    chosen = [first] + ([rng.choice(crossing)] if crossing else [])
+    return {cell for i in chosen for cell in lights.lights[i].cells}

@@ -1,0 +1,61 @@
+"""The quality report of crossword puzzles and packs.
+
+Covers: `puzzle_quality(puzzle)`, the figures a puzzle file carries under
+`quality` — entries, the share with a clue, mean entry score, the share of
+three-letter entries, lights across a seam, the lowest-scored entry — all
+read from the puzzle's own entries, so anyone can recompute them;
+`pack_quality(puzzles)`, the same summed over a pack for the manifest; and
+`summary_line`, the one line `mobius pack crossword` prints at the end.
+
+Leaves out: the rules a puzzle must keep (the pattern checker and the
+verifier judge those; a puzzle breaking them is never written, so never
+counted here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+THREE = 3  # the length the three-letter share counts
+
+
+def puzzle_quality(puzzle: Mapping[str, Any]) -> dict[str, Any]:
+    entries = puzzle["entries"]
+    n = len(entries)
+    lowest = min(entries, key=lambda e: (e["score"], e["answer"])) if entries else None
+    return {
+        "entries": n,
+        "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
+        "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
+        "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
+        "seam_lights": sum(1 for e in entries if e["seam_crossings"] > 0),
+        "lowest": {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None,
+    }
+
+
+def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The puzzles' quality summed: shares and means over all entries of the pack."""
+    entries = [e for p in puzzles for e in p["entries"]]
+    n = len(entries)
+    seams = [sum(1 for e in p["entries"] if e["seam_crossings"] > 0) for p in puzzles]
+    lowest = min(entries, key=lambda e: (e["score"], e["answer"])) if entries else None
+    return {
+        "puzzles": len(puzzles),
+        "entries": n,
+        "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
+        "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
+        "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
+        "seam_lights_min": min(seams) if seams else 0,
+        "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0,
+        "distinct_answers": len({e["answer"] for e in entries}),
+        "lowest": {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None,
+    }
+
+
+def summary_line(quality: Mapping[str, Any]) -> str:
+    lowest = quality.get("lowest") or {"answer": "-", "score": 0}
+    return (f"quality: {quality['puzzles']} puzzles, {quality['entries']} entries "
+            f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, mean score "
+            f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "
+            f"seam lights >= {quality['seam_lights_min']} per puzzle, lowest {lowest['answer']} ({lowest['score']})")

@@ -1,0 +1,161 @@
+"""Which answers a puzzle of a crossword pack may use: the repeat policy.
+
+Covers: `RepeatPolicy`, decided once per pack from what it needs and what
+the word list holds, and `AnswerLedger`, the answers of the puzzles made so
+far, which says for a new puzzle which words it may not use (hard) and which
+it should rather not use (soft penalties), and for a finished one which of
+its answers break the policy.
+
+The policy, per answer length n (never a word twice within one puzzle):
+
+- the pack's demand D(n) — how many lights of n letters its patterns hold —
+  is compared with the supply S(n), the list's words of n letters;
+- if D(n) ≤ `UNIQUE_SHARE` · S(n), length n is *unique*: no word of n
+  letters is used twice in the pack. The default 30-puzzle 11×5 pack needs
+  at most a tenth of any length, so nothing repeats there;
+- otherwise (a pack of a thousand 11×5 puzzles needs about 2,300 answers of
+  three letters, from some 1,200) length n *recurs*: a word may come back,
+  but only `gap(n)` puzzles or more after its last use, where the gap keeps
+  the words barred as recently used to `RECENT_SHARE` of the supply — so a
+  late puzzle has as many words to choose from as an early one and the cost
+  per puzzle stays flat — and it is used only after the fresh words
+  (`USED_PENALTY` per earlier use steers every solver to unused and then to
+  least used words). Every recurrence is counted in the manifest.
+
+With `allow_repeats` only the soft preference for unused words is kept.
+Everything is a function of the puzzles' indices and answers, so it is the
+same for any number of workers.
+
+Leaves out: where the demand comes from (the pack plan counts its patterns'
+lights) and running jobs.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+# A length whose demand stays within half its supply never repeats: the
+# last puzzle still draws from at least half the words.
+UNIQUE_SHARE = 0.5
+# For recurring lengths, the share of the supply that may be barred as
+# recently used; a quarter leaves three quarters to every puzzle.
+RECENT_SHARE = 0.25
+# Points off a word's score per earlier use in the pack: more than the gap
+# between a good word and a passable one, so a used word comes last.
+USED_PENALTY = 25
+# Points added to the words of a job's own share of the list (see
+# `share_bonus`): enough to be tried first and kept by the polish unless
+# another word is clearly better; less than USED_PENALTY.
+SHARE_BONUS = 10
+
+
+@dataclass(frozen=True)
+class RepeatPolicy:
+    allow_repeats: bool
+    demand: Mapping[int, int] = field(default_factory=dict)  # per length, for the whole pack
+    supply: Mapping[int, int] = field(default_factory=dict)
+    gaps: Mapping[int, int] = field(default_factory=dict)  # recurring lengths -> puzzles between two uses
+
+    def recurring(self, length: int) -> bool:
+        return self.allow_repeats or length in self.gaps
+
+    def to_json(self) -> dict[str, object]:
+        return {"allow_repeats": self.allow_repeats,
+                "recurring_lengths": {str(n): {"demand": self.demand[n], "supply": self.supply.get(n, 0),
+                                               "gap": gap} for n, gap in sorted(self.gaps.items())},
+                "unique_lengths": sorted(n for n in self.demand if n not in self.gaps)}
+
+    def describe(self) -> str:
+        if self.allow_repeats:
+            return "answers may repeat (--allow-repeats); unused words are preferred"
+        if not self.gaps:
+            return "no answer repeats in the pack"
+        parts = [f"{n}-letter answers (the pack needs {self.demand[n]:,}, the list has {self.supply.get(n, 0):,}) "
+                 f"may recur {gap}+ puzzles apart" for n, gap in sorted(self.gaps.items())]
+        return "answers of other lengths never repeat; " + "; ".join(parts)
+
+
+def decide_policy(demand: Mapping[int, int], supply: Mapping[int, int], count: int, allow_repeats: bool) -> RepeatPolicy:
+    """The policy for a pack of `count` puzzles needing `demand` lights per length."""
+    gaps = {}
+    for length, needed in demand.items():
+        have = supply.get(length, 0)
+        if needed > UNIQUE_SHARE * have:
+            per_puzzle = needed / max(count, 1)
+            gaps[length] = max(1, math.floor(RECENT_SHARE * have / per_puzzle)) if per_puzzle else 1
+    return RepeatPolicy(allow_repeats, dict(demand), dict(supply), gaps)
+
+
+class AnswerLedger:
+    """The answers of a pack's puzzles so far: word -> indices of the puzzles using it."""
+
+    def __init__(self, policy: RepeatPolicy) -> None:
+        self.policy = policy
+        self.uses: dict[str, list[int]] = {}
+
+    def add(self, index: int, answers: Iterable[str]) -> None:
+        for word in answers:
+            self.uses.setdefault(word, []).append(index)
+
+    def barred(self, word: str, index: int) -> bool:
+        """Whether puzzle `index` may not use `word`, given the puzzles so far."""
+        uses = self.uses.get(word)
+        if not uses or self.policy.allow_repeats:
+            return False
+        gap = self.policy.gaps.get(len(word))
+        return gap is None or any(abs(index - j) < gap for j in uses)
+
+    def forbidden(self, index: int) -> frozenset[str]:
+        """The words puzzle `index` may not use."""
+        return frozenset(word for word in self.uses if self.barred(word, index))
+
+    def penalties(self, index: int) -> dict[str, int]:
+        """Soft: points off each used word that puzzle `index` may still use."""
+        return {word: USED_PENALTY * len(uses) for word, uses in self.uses.items() if not self.barred(word, index)}
+
+    def conflicts(self, index: int, answers: Iterable[str]) -> list[str]:
+        """The answers of a finished puzzle that the policy bars."""
+        return sorted(word for word in set(answers) if self.barred(word, index))
+
+
+def share_of(word: str, shares: int) -> int:
+    """Which of `shares` parts of the word list a word falls in (a stable hash)."""
+    return zlib.crc32(word.encode()) % shares
+
+
+def share_bonus(words: Iterable[str], share: int, shares: int) -> dict[str, int]:
+    """Soft: a bonus (a negative penalty) for the words of one share of the list.
+
+    The puzzles made side by side in one round each get a different share,
+    so that where their value orders and polish could take the same word they
+    tend to take different ones, and fewer are redone for an in-round clash."""
+    return {word: -SHARE_BONUS for word in words if share_of(word, shares) == share}
+
+
+def policy_problems(puzzles: Mapping[int, Iterable[str]], policy: RepeatPolicy) -> dict[int, str]:
+    """The whole pack checked afresh, puzzle by puzzle in index order: the
+    later puzzle of each pair that breaks the policy, with the reason."""
+    if policy.allow_repeats:
+        return {}
+    seen: dict[str, list[int]] = {}
+    problems: dict[int, str] = {}
+    for index in sorted(puzzles):
+        for word in sorted(set(puzzles[index])):
+            earlier = seen.setdefault(word, [])
+            gap = policy.gaps.get(len(word))
+            clash = [j for j in earlier if gap is None or index - j < gap]
+            if clash:
+                problems.setdefault(index, f"answer {word} is also in puzzle {clash[0] + 1}"
+                                           + (f" (less than {gap} puzzles apart)" if gap else ""))
+            earlier.append(index)
+    return problems
+
+
+def count_recurrences(puzzles: Mapping[int, Iterable[str]]) -> Counter[str]:
+    """How many times each answer comes back in the pack (uses − 1, if more than one)."""
+    uses = Counter(word for answers in puzzles.values() for word in set(answers))
+    return Counter({word: n - 1 for word, n in uses.items() if n > 1})

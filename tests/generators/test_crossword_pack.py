@@ -1,0 +1,168 @@
+"""Crossword packs keep their rules — checked here with code of the test's
+own or the independent checkers (`pattern_check`, `cpmodel.crossword.verify`),
+never with the generator's: seam lights, three-letter share, no repeated
+answer, distinct fills and grids, quality figures; the plan replaces a grid
+that does not fill, says up front when the pattern space is exhausted, and
+its final check catches a broken pack."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.lights import find_lights
+from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword_plan import CrosswordPlan
+from generators.pack import PuzzleFailed, build_pack
+from generators.pattern_check import check_pattern
+from generators.pattern_space import canonical_key
+
+
+@dataclasses.dataclass(frozen=True)
+class Unexported(CrosswordPackSpec):
+    """The pack without its export files: these tests are about the puzzles."""
+
+    def exports(self, puzzle: Any) -> dict[str, bytes]:
+        return {}
+
+
+def grid_of(puzzle: dict[str, Any]):
+    return make_grid(["".join("#" if c == "#" else "." for c in row) for row in puzzle["rows"]], puzzle["surface"])
+
+
+def assert_pack_rules(spec: CrosswordPackSpec, puzzles: dict[int, dict[str, Any]], *, grids_may_repeat: bool) -> None:
+    assert sorted(puzzles) == list(range(spec.count))
+    answers = Counter(e["answer"] for p in puzzles.values() for e in p["entries"])
+    assert max(answers.values()) == 1, [a for a, n in answers.items() if n > 1]
+    assert len({"/".join(p["rows"]) for p in puzzles.values()}) == spec.count
+    keys = [canonical_key(grid_of(p)) for p in puzzles.values()]
+    assert grids_may_repeat or len(set(keys)) == spec.count
+    entries = [e for p in puzzles.values() for e in p["entries"]]
+    assert sum(len(e["answer"]) == 3 for e in entries) <= 0.25 * len(entries)
+    for puzzle in puzzles.values():
+        grid = grid_of(puzzle)
+        assert check_pattern(grid, spec.pattern_spec()) == []
+        lights = find_lights(grid, 3).lights
+        assert sum(1 for light in lights if light.seam_crossings) >= 2
+        assert sum(light.length == 3 for light in lights) <= 0.25 * len(lights)
+        assert spec.verify(puzzle) == []
+        scores = [e["score"] for e in puzzle["entries"]]
+        quality = puzzle["quality"]
+        assert quality["entries"] == len(lights) == len(scores)
+        assert quality["mean_score"] == round(sum(scores) / len(scores), 2)
+        assert quality["seam_lights"] == sum(1 for light in lights if light.seam_crossings)
+        assert quality["lowest"]["score"] == min(scores)
+
+
+def test_a_default_pack_keeps_every_rule(tmp_path: Path) -> None:
+    spec = Unexported(count=10, width=9, height=7, surface="mobius", seed=4)
+    puzzles = build_pack(spec, tmp_path / "p")
+    assert_pack_rules(spec, puzzles, grids_may_repeat=False)
+    manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
+    assert manifest["quality"]["puzzles"] == 10 and manifest["quality"]["seam_lights_min"] >= 2
+    assert manifest["repeats"]["recurrences"] == 0 and not manifest["patterns"]["space"]["exhausted"]
+
+
+def test_an_exhausted_pattern_space_is_said_up_front_and_grids_then_repeat(tmp_path: Path) -> None:
+    spec = Unexported(count=7, width=7, height=5, surface="mobius", seed=1)  # the rules allow 4 such grids
+    notes: list[str] = []
+    puzzles = build_pack(spec, tmp_path / "p", on_progress=lambda p: notes.extend(n for n in p.notes
+                                                                                   if n not in notes))
+    assert any("exactly 4 distinct grids" in n for n in notes)
+    assert any("exhausted" in n for n in notes)
+    assert_pack_rules(spec, puzzles, grids_may_repeat=True)
+    manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
+    assert manifest["patterns"]["space"]["exhausted"] and manifest["patterns"]["distinct_in_pack"] <= 4
+
+
+@pytest.mark.slow
+def test_a_moderate_pack_has_no_duplicate_fills(tmp_path: Path) -> None:
+    spec = Unexported(count=120, width=7, height=5, surface="mobius", seed=2)
+    puzzles = build_pack(spec, tmp_path / "p")
+    assert len({"/".join(p["rows"]) for p in puzzles.values()}) == 120
+    manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
+    assert manifest["status"] == "complete"
+    # The repeat policy is checked afresh from the files: the final check would have refused the pack.
+    recurring = manifest["repeats"]["recurring_lengths"]
+    uses: dict[str, list[int]] = {}
+    for index, puzzle in puzzles.items():
+        for entry in puzzle["entries"]:
+            uses.setdefault(entry["answer"], []).append(index)
+    for word, where in uses.items():
+        if len(where) > 1:
+            gap = recurring[str(len(word))]["gap"]  # only a recurring length may repeat, and far apart
+            assert min(b - a for a, b in zip(where, where[1:])) >= gap
+
+
+def make_one(spec: CrosswordPackSpec, plan: CrosswordPlan, index: int) -> dict[str, Any]:
+    """Run the plan's jobs for one puzzle until one makes it (as the pack runner does)."""
+    for attempt in range(20):
+        try:
+            return spec.run_job(index, plan.job_input(index, attempt))
+        except PuzzleFailed as exc:
+            plan.failed(index, str(exc), made=False, proven=exc.proven)
+    raise AssertionError("no puzzle in 20 attempts")
+
+
+def test_allow_repeats_lifts_the_pack_wide_ban_but_keeps_the_preference() -> None:
+    strict = CrosswordPackSpec(count=20, width=9, height=7, surface="mobius")
+    loose = dataclasses.replace(strict, allow_repeats=True)
+    for spec, barred in ((strict, True), (loose, False)):
+        plan = spec.plan()
+        puzzle = make_one(spec, plan, 0)
+        assert plan.judge(0, puzzle) is None
+        plan.record(0, puzzle)
+        job = plan.job_input(1, 0).assignment
+        used = {e["answer"] for e in puzzle["entries"]}
+        assert (used <= job.excluded) is barred and (not job.excluded) is not barred
+        assert all(job.penalties.get(w, 0) > 0 for w in used) is not barred
+
+
+def test_a_grid_that_does_not_fill_is_replaced_and_a_clash_keeps_its_grid() -> None:
+    plan = CrosswordPackSpec(count=5, width=9, height=7, surface="mobius").plan()
+    first = plan.job_input(0, 0).assignment
+    plan.failed(0, "no fill", made=False, proven=False)
+    second = plan.job_input(0, 1).assignment
+    assert second.pattern != first.pattern and first.pattern in plan.retired  # it never filled
+    plan.failed(0, "answers used by an earlier puzzle", made=True, proven=False)
+    third = plan.job_input(0, 2).assignment
+    assert third.pattern == second.pattern and third.fill_seed != second.fill_seed
+
+
+def test_the_final_check_finds_a_repeated_fill_grid_and_answer(tmp_path: Path) -> None:
+    spec = Unexported(count=3, width=9, height=7, surface="mobius", seed=8)
+    puzzles = build_pack(spec, tmp_path / "p")
+    plan = spec.plan()
+    assert plan.final_problems(puzzles) == {}
+    twice = {0: puzzles[0], 1: puzzles[1], 2: puzzles[0]}
+    assert "the same fill as puzzle 1" in plan.final_problems(twice)[2]
+    renamed = json.loads(json.dumps(puzzles[1]))
+    renamed["entries"][0]["answer"] = puzzles[0]["entries"][0]["answer"]
+    assert "is also in puzzle 1" in plan.final_problems({0: puzzles[0], 1: renamed})[1]
+
+
+def mobius(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_size_without_any_pattern_is_one_clear_error(tmp_path: Path) -> None:
+    result = mobius("pack", "crossword", "--count", "2", "--width", "3", "--height", "3", "--out", str(tmp_path / "p"))
+    assert result.returncode == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("mobius: error:")]
+    assert len(errors) == 1 and "no 3x3 mobius blocks pattern" in errors[0] and "Traceback" not in result.stderr
+    assert not (tmp_path / "p").exists()
+
+
+def test_a_seam_rule_on_the_plane_is_one_clear_error(tmp_path: Path) -> None:
+    result = mobius("pack", "crossword", "--surface", "plane", "--width", "9", "--height", "9",
+                    "--min-seam-lights", "2", "--out", str(tmp_path / "p"))
+    assert result.returncode == 2 and "the plane has no seam" in result.stderr

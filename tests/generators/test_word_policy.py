@@ -1,0 +1,81 @@
+"""The repeat policy: lengths a pack needs little of never repeat, lengths it
+needs more of than the list can give recur only far apart and after unused
+words; the ledger bars exactly what the policy says, and the whole-pack check
+(which shares nothing with the ledger) finds every breach."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generators.word_policy import (
+    USED_PENALTY,
+    AnswerLedger,
+    count_recurrences,
+    decide_policy,
+    policy_problems,
+    share_bonus,
+    share_of,
+)
+
+
+def test_lengths_needing_more_than_half_the_list_recur_with_a_gap() -> None:
+    policy = decide_policy({3: 2300, 5: 800, 10: 2800}, {3: 1200, 5: 3400, 10: 2300}, 1000, False)
+    assert not policy.recurring(5) and policy.recurring(3) and policy.recurring(10)
+    # The gap bars a quarter of the supply as recently used: 2.3 three-letter answers a puzzle.
+    assert policy.gaps[3] == int(0.25 * 1200 / 2.3) and policy.gaps[10] == int(0.25 * 2300 / 2.8)
+    assert "3-letter" in policy.describe() and "10-letter" in policy.describe()
+    small = decide_policy({3: 70, 10: 80}, {3: 1200, 10: 2300}, 30, False)
+    assert small.gaps == {} and small.describe() == "no answer repeats in the pack"
+
+
+def test_the_ledger_bars_used_words_of_unique_lengths_and_recent_ones_of_recurring_lengths() -> None:
+    policy = decide_policy({3: 900, 5: 10}, {3: 1000, 5: 1000}, 100, False)
+    gap = policy.gaps[3]
+    ledger = AnswerLedger(policy)
+    ledger.add(10, ["ERA", "OCEAN"])
+    assert ledger.barred("OCEAN", 500) and ledger.barred("ERA", 10 + gap - 1)
+    assert not ledger.barred("ERA", 10 + gap) and not ledger.barred("TEA", 11)
+    assert ledger.forbidden(11) == {"ERA", "OCEAN"} and ledger.forbidden(10 + gap) == {"OCEAN"}
+    assert ledger.penalties(10 + gap) == {"ERA": USED_PENALTY}
+    assert ledger.conflicts(12, ["TEA", "ERA", "OCEAN"]) == ["ERA", "OCEAN"]
+
+
+def test_allow_repeats_bars_nothing_but_still_prefers_unused_words() -> None:
+    ledger = AnswerLedger(decide_policy({3: 10}, {3: 1000}, 10, True))
+    ledger.add(0, ["ERA"])
+    ledger.add(1, ["ERA"])
+    assert ledger.forbidden(2) == frozenset() and ledger.conflicts(2, ["ERA"]) == []
+    assert ledger.penalties(2) == {"ERA": 2 * USED_PENALTY}
+
+
+@given(uses=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["ERA", "TEA", "OCEAN", "ABOUT"])),
+                     max_size=30))
+@settings(max_examples=60, deadline=None)
+def test_the_whole_pack_check_agrees_with_the_ledger(uses: list[tuple[int, str]]) -> None:
+    policy = decide_policy({3: 900, 5: 10}, {3: 1000, 5: 1000}, 100, False)
+    puzzles: dict[int, list[str]] = {}
+    ledger = AnswerLedger(policy)
+    accepted: dict[int, list[str]] = {}
+    for index, word in uses:
+        puzzles.setdefault(index, []).append(word)
+    for index in sorted(puzzles):  # the pack's order: each puzzle judged against the ones before
+        clash = ledger.conflicts(index, puzzles[index])
+        if not clash:
+            accepted[index] = puzzles[index]
+            ledger.add(index, set(puzzles[index]))
+    assert policy_problems(accepted, policy) == {}
+    # Every puzzle the ledger refused breaks the policy with an earlier accepted one.
+    assert set(puzzles) - set(accepted) <= set(policy_problems(puzzles, policy))
+
+
+def test_recurrences_are_counted() -> None:
+    assert count_recurrences({0: ["ERA", "TEA"], 5: ["ERA"], 9: ["ERA", "OCEAN"]}) == {"ERA": 2}
+
+
+def test_shares_split_the_list_evenly_and_stably() -> None:
+    words = [f"W{i:05d}" for i in range(16000)]
+    sizes = [len(share_bonus(words, k, 16)) for k in range(16)]
+    assert sum(sizes) == 16000 and min(sizes) > 900  # about a sixteenth each
+    assert share_of("ERA", 16) == share_of("ERA", 16)
+    assert all(v < 0 for v in share_bonus(words, 3, 16).values())
