@@ -50,8 +50,8 @@ DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 1000), "cpsat": ("deter
 # grid gives many different fills, all near the best (the polish then
 # lifts the weakest entries).
 FILL_CHOICES = 8
-# CP-SAT deterministic seconds of polish per puzzle by default: about twenty
-# neighbourhoods, a tenth of a second on an 11×5 grid.
+# CP-SAT deterministic seconds of polish per puzzle by default: twenty
+# neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2
@@ -90,10 +90,17 @@ class CrosswordPackSpec:
     def solver_spec(self) -> str:
         """The solver spec with its deterministic budget (and, for the reference
         solver, the pack's value order) unless given."""
+        return self._solver_spec(1.0)
+
+    def _solver_spec(self, share: float) -> str:
+        """The solver spec with `share` of its deterministic budget."""
         name, options = parse_spec(self.solver)
         if name in DETERMINISTIC_BUDGETS:
             key, value = DETERMINISTIC_BUDGETS[name]
             options.setdefault(key, str(value))
+            if share < 1.0:
+                kind = type(value)
+                options[key] = str(max(kind(1), kind(float(options[key]) * share)))
         if name == "reference":
             options.setdefault("choices", str(FILL_CHOICES))
         return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else name
@@ -163,7 +170,7 @@ class CrosswordPackSpec:
 
     def _fill(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]]:
         """A fill of the job's grid by the pack's solver, within its deterministic budget."""
-        solver = get_solver("crossword", self.solver_spec)
+        solver = get_solver("crossword", self._solver_spec(job.budget_share))
         require_usable(solver, problem)
         result = solver.solve(problem, time_limit=self.time_limit, seed=job.fill_seed)
         if result.status is not Status.SOLVED:

@@ -11,8 +11,10 @@ and excluded words, so a polished fill is valid exactly when the first one
 was; a round's answer is taken only when it raises the total score net of
 penalties and does not lower the plain total, so the score never falls.
 One worker, CP-SAT deterministic time and seeded neighbourhoods make the
-result the same on every machine: the polish ends when its deterministic
-time reaches `budget` or after `MAX_POLISH_ROUNDS` rounds.
+result the same on every machine: the polish ends when the deterministic
+time its rounds are charged reaches `budget`, each round counting at least
+`ROUND_CHARGE` (on small grids CP-SAT's own clock shows a few millionths of
+a second while building the round's model takes milliseconds).
 
 Leaves out: the CP-SAT model itself (`cpmodel/crossword/cpsat.py`) and
 checking the result (`cpmodel/crossword/verify.py`, which the pack runs).
@@ -30,9 +32,9 @@ from cpmodel.solver import Status
 # Deterministic time one round may take: a neighbourhood of two lights on
 # the pack sizes is solved to optimality in a few thousandths of this.
 ROUND_TIME = 0.05
-# Rounds at most: past about twenty, rounds on an 11×5 grid rarely find more
-# (see benchmarks/RESULTS.md), and each costs a model build in Python.
-MAX_POLISH_ROUNDS = 24
+# Deterministic time a round is charged at least: the pack's default budget
+# of 0.2 s then buys twenty rounds, about a tenth of a second on 11×5.
+ROUND_CHARGE = 0.01
 
 
 @dataclass(frozen=True)
@@ -58,13 +60,13 @@ def polish(problem: FillProblem, fill: Fill, *, budget: float, seed: int) -> Pol
     current = dict(fill)
     before = total(problem, current, net=False)
     spent, rounds, improved = 0.0, 0, 0
-    while spent < budget and rounds < MAX_POLISH_ROUNDS and problem.lights.lights:
+    while spent < budget and problem.lights.lights:
         rounds += 1
         free = _neighbourhood(problem, current, rng)
         fixed = {cell: letter for cell, letter in current.items() if cell not in free}
         part = FillProblem(problem.grid.with_letters(fixed), problem.words, problem.rules, problem.penalties)
         result = solver.solve(part, seed=rng.randrange(1 << 31), hint=current)
-        spent += float(result.stats.get("deterministic_time", ROUND_TIME))
+        spent += max(ROUND_CHARGE, float(result.stats.get("deterministic_time", ROUND_TIME)))
         if result.status is not Status.SOLVED:
             continue
         candidate = {**current, **result.solution}

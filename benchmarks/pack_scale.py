@@ -1,0 +1,193 @@
+"""Crossword packs at scale: cost per puzzle along a pack, variety, repeats, quality.
+
+Covers: building crossword packs of up to a thousand puzzles and reading
+them back from their files: the job seconds per puzzle for the first,
+middle and last tenth of the pack (median and mean; the manifest records
+every job's time, attempts included), distinct grids (canonical keys) and
+fills, answers repeated and how, the quality figures (three-letter share,
+seam lights, mean score, clued share), the CP-SAT polish gain (mean entry
+score before and after), and what two packs of different seeds share.
+`--analyze DIR` reads a pack made by any version of the tool, so the same
+figures can be taken of a pack made before a change.
+
+Exports are left out unless `--exports`: they are measured on their own.
+
+Run: ``python -m benchmarks.pack_scale [--case NAME ...] [--workers 2] [--out DIR]``
+or ``python -m benchmarks.pack_scale --analyze PACK_DIR [--against OTHER_DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import statistics
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks.harness import machine
+from cpmodel.crossword.grid import make_grid
+from generators.crossword_pack import CrosswordPackSpec
+from generators.pack import MANIFEST, PUZZLE_DIR, build_pack
+from generators.pattern_space import canonical_key
+
+# The packs of the issue: size, surface, count, seed.
+CASES: dict[str, dict[str, Any]] = {
+    "default-30": {"width": 11, "height": 5, "surface": "mobius", "count": 30, "seed": 0},
+    "default-30-seed-1": {"width": 11, "height": 5, "surface": "mobius", "count": 30, "seed": 1},
+    "mobius-11x5-60": {"width": 11, "height": 5, "surface": "mobius", "count": 60, "seed": 0},
+    "mobius-11x5-1000": {"width": 11, "height": 5, "surface": "mobius", "count": 1000, "seed": 0},
+    "torus-9x7-200": {"width": 9, "height": 7, "surface": "torus", "count": 200, "seed": 0},
+    "mobius-15x7-200": {"width": 15, "height": 7, "surface": "mobius", "count": 200, "seed": 0},
+    "torus-9x7-30": {"width": 9, "height": 7, "surface": "torus", "count": 30, "seed": 0},
+    "torus-9x7-30-seed-1": {"width": 9, "height": 7, "surface": "torus", "count": 30, "seed": 1},
+}
+# Pairs of packs whose shared grids and fills are counted.
+PAIRS = (("default-30", "default-30-seed-1"), ("torus-9x7-30", "torus-9x7-30-seed-1"))
+THREE = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class UnexportedPack(CrosswordPackSpec):
+    """A crossword pack whose puzzles are made and written without their export files."""
+
+    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
+        return {}
+
+
+def read_pack(out: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    puzzles = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((out / PUZZLE_DIR).glob("[0-9]*.json"))]
+    manifest_path = out / MANIFEST
+    return puzzles, json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.exists() else {}
+
+
+def grid_key(puzzle: Mapping[str, Any]) -> str:
+    rows = ["".join("#" if ch == "#" else "." for ch in row) for row in puzzle["rows"]]
+    return canonical_key(make_grid(rows, puzzle["surface"]))
+
+
+def tenths(times: Sequence[float]) -> dict[str, tuple[float, float]]:
+    """(median, mean) job seconds of the first, middle and last tenth of a pack."""
+    n = len(times)
+    size = max(1, n // 10)
+    parts = {"first": times[:size], "middle": times[n // 2 - size // 2:n // 2 - size // 2 + size],
+             "last": times[n - size:]}
+    return {name: (statistics.median(part), statistics.fmean(part)) for name, part in parts.items() if part}
+
+
+def analyze(puzzles: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> dict[str, Any]:
+    entries = [e for p in puzzles for e in p["entries"]]
+    uses = Counter(e["answer"] for e in entries)
+    seams = [sum(1 for e in p["entries"] if e["seam_crossings"] > 0) for p in puzzles]
+    before = [p["stats"]["score_before_polish"] / len(p["entries"]) for p in puzzles
+              if "score_before_polish" in p.get("stats", {})]
+    after = [p["stats"]["score_after_polish"] / len(p["entries"]) for p in puzzles
+             if "score_after_polish" in p.get("stats", {})]
+    timings = manifest.get("timings", {}).get("per_puzzle_s", {})
+    times = [timings[k] for k in sorted(timings)]
+    long_repeats = sorted(w for w, n in uses.items() if n > 1 and len(w) > 5)
+    return {
+        "puzzles": len(puzzles), "entries": len(entries),
+        "distinct_fills": len({"/".join(p["rows"]) for p in puzzles}),
+        "distinct_grids": len({grid_key(p) for p in puzzles}),
+        "distinct_answers": len(uses), "repeated_answers": sum(1 for n in uses.values() if n > 1),
+        "extra_uses": sum(n - 1 for n in uses.values()), "long_repeated": len(long_repeats),
+        "three_letter_share": sum(1 for e in entries if len(e["answer"]) == THREE) / max(1, len(entries)),
+        "seam_lights_min": min(seams, default=0), "puzzles_under_2_seam_lights": sum(1 for s in seams if s < 2),
+        "mean_score": statistics.fmean(e["score"] for e in entries) if entries else 0.0,
+        "clued_share": sum(1 for e in entries if e.get("clue", "").strip()) / max(1, len(entries)),
+        "polish": (statistics.fmean(before), statistics.fmean(after)) if before else None,
+        "redone": sum(int(p.get("rejected", 0)) for p in puzzles),
+        "tenths": tenths(times) if times else {},
+        "wall_s": manifest.get("timings", {}).get("wall_s"),
+        "pattern_space": manifest.get("patterns", {}).get("space"),
+        "recurring_lengths": sorted(manifest.get("repeats", {}).get("recurring_lengths", {})),
+    }
+
+
+def shared(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    """Fills and grids two packs have in common."""
+    fills = {"/".join(p["rows"]) for p in a} & {"/".join(p["rows"]) for p in b}
+    grids = {grid_key(p) for p in a} & {grid_key(p) for p in b}
+    return len(fills), len(grids)
+
+
+def build(name: str, out: Path, workers: int, exports: bool) -> tuple[float, Path]:
+    spec_type = CrosswordPackSpec if exports else UnexportedPack
+    spec = spec_type(**CASES[name])
+    target = out / name
+    start = time.perf_counter()
+    build_pack(spec, target, workers=workers, command=f"pack_scale {name}")
+    return time.perf_counter() - start, target
+
+
+def print_packs(results: Mapping[str, dict[str, Any]]) -> None:
+    print("| pack | puzzles | wall s | puzzles/min | redone | distinct fills | distinct grids (space) | "
+          "answers: distinct / repeated / long repeated | 3-letter | seam lights min | mean score | "
+          "polish before → after |")
+    print("|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---|")
+    for name, r in results.items():
+        space = r["pattern_space"] or {}
+        size = f"{space.get('estimate', '?')}{'' if space.get('counted_exactly') else ' est.'}" if space else "-"
+        polish = f"{r['polish'][0]:.1f} → {r['polish'][1]:.1f}" if r["polish"] else "-"
+        rate = f"{60 * r['puzzles'] / r['wall_s']:.0f}" if r.get("wall_s") else "-"
+        print(f"| {name} | {r['puzzles']} | {r['wall_s'] or '-'} | {rate} | {r['redone']} | {r['distinct_fills']} | "
+              f"{r['distinct_grids']} ({size}) | {r['distinct_answers']} / {r['repeated_answers']} / "
+              f"{r['long_repeated']} | {r['three_letter_share']:.1%} | {r['seam_lights_min']} | "
+              f"{r['mean_score']:.1f} | {polish} |")
+
+
+def print_tenths(results: Mapping[str, dict[str, Any]]) -> None:
+    print("\n| pack | first tenth median / mean s | middle tenth | last tenth | last / first (mean) |")
+    print("|---|---|---|---|---:|")
+    for name, r in results.items():
+        t = r["tenths"]
+        if not t:
+            continue
+        cells = [f"{t[k][0]:.3f} / {t[k][1]:.3f}" for k in ("first", "middle", "last")]
+        print(f"| {name} | {' | '.join(cells)} | {t['last'][1] / t['first'][1]:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", action="append", choices=sorted(CASES), help="packs to build (default: all)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="keep the packs here (default: a temporary directory)")
+    parser.add_argument("--exports", action="store_true", help="write the export files too")
+    parser.add_argument("--analyze", type=Path, help="only read this pack and print its figures")
+    parser.add_argument("--against", type=Path, help="with --analyze: count what this other pack shares with it")
+    args = parser.parse_args()
+    print(f"Machine: {machine()}\n")
+    if args.analyze:
+        puzzles, manifest = read_pack(args.analyze)
+        print_packs({args.analyze.name: analyze(puzzles, manifest)})
+        if args.against:
+            fills, grids = shared(puzzles, read_pack(args.against)[0])
+            print(f"\n{args.analyze.name} and {args.against.name} share {fills} fills and {grids} grids")
+        return
+    names = args.case or list(CASES)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.out or Path(tmp)
+        results, packs = {}, {}
+        for name in names:
+            wall, target = build(name, out, args.workers, args.exports)
+            packs[name] = read_pack(target)
+            results[name] = {**analyze(*packs[name]), "wall_s": round(wall, 1)}
+            print(f"built {name} in {wall:.1f} s", flush=True)
+        print()
+        print_packs(results)
+        print_tenths(results)
+        for a, b in PAIRS:
+            if a in packs and b in packs:
+                fills, grids = shared(packs[a][0], packs[b][0])
+                print(f"\n{a} and {b} share {fills} fills and {grids} grids")
+        if args.out:
+            (args.out / "pack-scale.json").write_text(json.dumps(results, indent=1, default=str) + "\n")
+
+
+if __name__ == "__main__":
+    main()
