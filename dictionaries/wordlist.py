@@ -20,7 +20,7 @@ import os
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -40,6 +40,8 @@ PLAIN_SCORE = 50
 EN_SMALL_MIN_SCORE = 40
 
 EN_PATH = Path(__file__).parent / "data" / "en.txt.gz"
+# The clue database built with `en`: `WORD<TAB>clue` lines, best clue first.
+EN_CLUES_PATH = Path(__file__).parent / "data" / "en-clues.tsv.gz"
 SYSTEM_WORDS_PATH = Path("/usr/share/dict/words")
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -150,6 +152,44 @@ def from_words(
     return _collect(zip(words, score_list), name)
 
 
+def adjusted(
+    words: WordList,
+    *,
+    ban: Iterable[str] = (),
+    allow: Iterable[str] = (),
+    keep: Container[str] | None = None,
+) -> WordList:
+    """`words` with `allow`ed words added (PLAIN_SCORE, if absent), then only those in `keep` (if given)
+    and not `ban`ned. A word both allowed and banned is banned: the safer reading of a mistake.
+    Returns `words` itself when nothing changes."""
+    banned = set(ban)
+    table = dict(zip(words.words, words.scores))
+    for word in allow:
+        table.setdefault(word, PLAIN_SCORE)
+    kept = {w: s for w, s in table.items() if w not in banned and (keep is None or w in keep)}
+    if kept.keys() == set(words.words):
+        return words
+    if not kept:
+        raise DictionaryError(f"{words.name}: no words left after the ban list and the clue filter")
+    return from_words(list(kept), list(kept.values()), name=words.name)
+
+
+def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
+    """The words of a `--ban`/`--allow` file: one word or phrase a line, normalised; '#' starts a comment."""
+    source = os.fspath(path)
+    text = _decode(source, _read_bytes(Path(source)))
+    words = set()
+    for number, line in enumerate(text.split("\n"), start=1):
+        entry = line.split("#", 1)[0].strip()
+        if not entry:
+            continue
+        word = normalise(entry)
+        if word is None or _SCORE_SEPARATOR in entry or "\t" in entry:
+            raise DictionaryError(f"{source}, line {number}: expected one word or phrase a line, got {line[:60]!r}")
+        words.add(word)
+    return frozenset(words)
+
+
 def load(
     name_or_path: str | os.PathLike[str],
     *,
@@ -253,6 +293,8 @@ def _parse_file(path: str, stamp: tuple[int, int]) -> WordList:
 def _read_bytes(path: Path) -> bytes:
     try:
         data = path.read_bytes()
+    except FileNotFoundError:
+        raise DictionaryError(f"{path}: no such file") from None
     except OSError as error:
         raise DictionaryError(f"{path}: cannot be read ({error.strerror})") from None
     if not data.startswith(_GZIP_MAGIC):

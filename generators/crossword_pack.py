@@ -12,14 +12,16 @@ running jobs and writing files (`pack.py`), formats (`export/`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
-from dictionaries import WordList, from_words, load
+from dictionaries import WordList, adjusted, load
+from generators.clues import ClueBank, ClueLines, clued_words, load_bank
 from generators.pack import Avoid, PackError, derive_seed
 from generators.patterns import PatternSpec, check_pattern, generate_pattern
 from generators.puzzles import crossword_puzzle
@@ -55,7 +57,13 @@ class CrosswordPackSpec:
     # Longest light; None = the grid's longer side, which keeps entries
     # readable and fillable (a wrapped light could otherwise run to 2W − 1).
     max_length: int | None = None
-    clues: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # Clues on: every entry gets one from the embedded bank (or extra_clues,
+    # the lines of --clues FILE, which replace a word's embedded clues), and
+    # the fill uses only words with a clue. Off (--no-clues): any word, no clue.
+    clues: bool = True
+    extra_clues: ClueLines = ()
+    ban: frozenset[str] = frozenset()  # words never used (--ban FILE)
+    allow: frozenset[str] = frozenset()  # words added to the dictionary (--allow FILE)
     kind: str = "crossword"
 
     @property
@@ -78,11 +86,14 @@ class CrosswordPackSpec:
                 "unique_answers": self.unique_answers, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.symmetry, "max_seam_crossings": self.max_seam_crossings,
                 "max_length": self.pattern_spec().max_length,
-                "clues": len(self.clues)}
+                "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
+                "allow": sorted(self.allow)}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
-        return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)}}
+        bank = self.clue_bank()
+        return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)},
+                "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None}
 
     # -- the job ------------------------------------------------------------------------
 
@@ -95,12 +106,15 @@ class CrosswordPackSpec:
         return FillRules(min_length=self.min_length, allow_repeats=False,
                          max_seam_crossings=self.max_seam_crossings, min_score=self.min_score)
 
+    def clue_bank(self) -> ClueBank | None:
+        """The clues entries get (loaded once per process), or None with clues off."""
+        return load_bank(self.extra_clues) if self.clues else None
+
     def words(self, exclude: frozenset[str] = frozenset()) -> WordList:
-        words = load(self.dictionary, min_score=self.min_score)
-        if not exclude:
-            return words
-        kept = [(w, s) for w, s in zip(words.words, words.scores) if w not in exclude]
-        return from_words([w for w, _ in kept], [s for _, s in kept], name=words.name)
+        """The fill's words: the dictionary with --allow added, --ban and `exclude` removed and,
+        with clues on, only the words the clue bank can clue."""
+        words = _pack_words(self.dictionary, self.min_score, self.allow, self.ban, self.clue_bank())
+        return adjusted(words, ban=exclude) if exclude else words
 
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
         words = self.words(avoid.words)
@@ -115,7 +129,7 @@ class CrosswordPackSpec:
                 continue
             puzzle = crossword_puzzle(problem, result.solution, puzzle_id=f"{index + 1:04d}",
                                       solver=parse_spec(self.solver)[0], stats=result.stats, seed=seed,
-                                      clues=self.clues)
+                                      clues=self.clue_bank())
             puzzle["rejected"] = attempt
             if self.key(puzzle) not in avoid.keys:
                 return puzzle
@@ -154,6 +168,13 @@ class CrosswordPackSpec:
         from generators.export.bundle import export_all
 
         return export_all(puzzle)
+
+
+@lru_cache(maxsize=8)
+def _pack_words(dictionary: str, min_score: int, allow: frozenset[str], ban: frozenset[str],
+                bank: ClueBank | None) -> WordList:
+    words = adjusted(load(dictionary, min_score=min_score), allow=allow, ban=ban)
+    return clued_words(words, bank) if bank is not None else words
 
 
 def _grid_and_fill(puzzle: Mapping[str, Any]) -> tuple[Grid, dict[tuple[int, int], str]]:

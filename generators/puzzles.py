@@ -4,7 +4,7 @@ export and of the HTML player.
 Covers: turning a solved crossword (problem + fill) or slider (problem +
 moves) into the documented puzzle dict, with the glue precomputed from
 `cpmodel.surface.step` so no consumer re-derives a flip, each entry clued
-from a given answer → clue mapping; the canonical JSON encoding (sorted keys,
+by a given clue source (seeded per puzzle); the canonical JSON encoding (sorted keys,
 fixed separators) that makes pack files byte-identical for the same seed.
 Leaves out: solving, choosing what to generate, writing files, and where
 clues come from (`clues.py`).
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Protocol
 
 from cpmodel.crossword.problem import Fill, FillProblem
 from cpmodel.slider.board import SliderProblem
@@ -41,14 +42,21 @@ def glue_of(problem: FillProblem) -> dict[str, object]:
             "bottom_flip": grid.surface.top_bottom is Glue.FLIP}
 
 
+class ClueSource(Protocol):
+    def clue_for(self, answer: str, seed: int) -> str: ...
+
+
 def crossword_puzzle(problem: FillProblem, fill: Fill, *, puzzle_id: str, solver: str,
-                     stats: Mapping[str, int | float], seed: int, clues: Mapping[str, str] | None = None) -> dict:
+                     stats: Mapping[str, int | float], seed: int, clues: ClueSource | None = None) -> dict:
+    """The puzzle dict; each entry's clue is `clues.clue_for(answer, seed)` — so it varies with the
+    puzzle's seed — or "" without a clue source."""
     grid = problem.grid.with_letters(fill)
+    clue_of = clues.clue_for if clues is not None else (lambda answer, seed: "")
     entries = []
     for light, answer in zip(problem.lights.lights, problem.entries(fill)):
         entries.append({
             "number": light.number, "direction": light.direction, "cells": [list(c) for c in light.cells],
-            "answer": answer, "clue": (clues or {}).get(answer, ""), "enumeration": f"({light.length})",
+            "answer": answer, "clue": clue_of(answer, seed), "enumeration": f"({light.length})",
             "seam_crossings": light.seam_crossings, "cyclic": light.cyclic,
             "score": problem.words.score(answer),
         })

@@ -13,6 +13,7 @@ from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
 from cpmodel.solver import Status, get_solver, require_usable
+from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
 app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.",
                   no_args_is_help=True)
@@ -56,15 +57,26 @@ def fill_command(
     min_score: Annotated[int, typer.Option("--min-score", min=0, max=100, help="Skip words scored lower.")] = 0,
     min_length: MinLengthOpt = DEFAULT_MIN_LENGTH,
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two lights.")] = False,
+    clues: CluesOpt = None,
+    no_clues: NoCluesOpt = False,
+    ban: BanOpt = None,
+    allow: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 3 timeout, 2 bad input."""
     from cpmodel.crossword.problem import FillProblem, FillRules
     from cpmodel.crossword.verify import verify
-    from dictionaries import load
+    from dictionaries import adjusted, load
+    from generators.clues import clued_words, load_bank
 
     g = read_grid(grid, surface)
-    words = load(dictionary, min_score=min_score)
+    options = clue_options(clues, no_clues, ban, allow)
+    listed = adjusted(load(dictionary, min_score=min_score), ban=options["ban"], allow=options["allow"])
+    bank = load_bank(options["extra_clues"]) if options["clues"] else None
+    words = clued_words(listed, bank) if bank is not None else listed
+    if len(words) < len(listed):
+        typer.echo(f"clues on: {len(words)} of the {len(listed)} words of {dictionary} have a clue and are used "
+                   f"(--no-clues uses them all)", err=True)
     problem = FillProblem(g, words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
                                               min_score=min_score))
     spec = solver
@@ -83,13 +95,18 @@ def fill_command(
             raise typer.Exit(4)
     status = {Status.SOLVED: "SAT", Status.UNSAT: "UNSAT", Status.TIMEOUT: "TIMEOUT"}.get(result.status, "ERROR")
     words_read = problem.entries(fill) if fill else None
+
+    def clue_of(word: str) -> str:
+        return bank.clue_for(word, seed) if bank is not None else ""
+
     if as_json:
         filled = g.with_letters(fill) if fill else None
         typer.echo(json.dumps({
             "status": status, "solver": result.solver, "wall_s": round(result.wall_s, 4), "stats": result.stats,
             "rows": list(filled.rows) if filled else None,
             "entries": [{"number": light.number, "direction": light.direction,
-                         "cells": [list(c) for c in light.cells], "word": words_read[i]}
+                         "cells": [list(c) for c in light.cells], "word": words_read[i],
+                         "clue": clue_of(words_read[i])}
                         for i, light in enumerate(problem.lights.lights)] if words_read else [],
         }))
     else:
@@ -98,4 +115,7 @@ def fill_command(
         if fill:
             typer.echo(render_grid(g, fill))
             typer.echo(render_lights(problem.lights, words_read))
+            if bank is not None:
+                typer.echo("\n".join(f"{light.label} {word}: {clue_of(word)}"
+                                      for light, word in zip(problem.lights.lights, words_read)))
     raise typer.Exit({"SAT": EXIT_FILLED, "UNSAT": EXIT_NO_FILL, "TIMEOUT": EXIT_TIMEOUT}.get(status, 4))

@@ -23,6 +23,7 @@ from rich.progress import (
 from cpmodel.errors import InputError
 from generators.pack import PackError, build_pack
 from generators.pack import Progress as PackProgress
+from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
 app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True)
 console = Console(stderr=True)
@@ -84,16 +85,16 @@ def crossword_command(
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0,
                                             help="Longest light (0: the grid's longer side).")] = 0,
-    clues: Annotated[Optional[str], typer.Option(
-        "--clues", help="WORD<TAB>clue file, or 'wordnet' for definitions from Debian's wordnet-base "
-                        "(a file named wordnet: ./wordnet).")] = None,
+    clues: CluesOpt = None,
+    no_clues: NoCluesOpt = False,
+    ban: BanOpt = None,
+    allow: AllowOpt = None,
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
 ) -> None:
     """Generate crosswords: seeded patterns on the surface, filled and verified."""
     from cpmodel.surface import surface as find_surface
-    from generators.clues import load_clues
     from generators.crossword_pack import CrosswordPackSpec
 
     try:
@@ -103,11 +104,8 @@ def crossword_command(
     spec = CrosswordPackSpec(count, width, height, surface_name, dictionary, min_score, solver, seed, time_limit,
                              unique_answers, max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None)
-    words = spec.words()  # a bad dictionary fails here, before any worker starts
-    if clues:
-        # Only the dictionary's words can be answers; the rest of WordNet would
-        # be copied to every worker for nothing.
-        spec = replace(spec, clues=load_clues(clues, words.words))
+    spec = replace(spec, **clue_options(clues, no_clues, ban, allow))
+    spec.words()  # a bad dictionary or word file fails here, before any worker starts
     _run(spec, out, workers, executor, scheduler, resume)
 
 
