@@ -202,7 +202,8 @@ def build_lexicon() -> Build:
         reason = _reason_to_drop(word, scowl, writer, blocked)
         if reason is None:
             # Hand-written clues first: they exist where WordNet's fall short.
-            found = list(dict.fromkeys(project.get(word, []) + writer.clues(word)))[:MAX_CLUES]
+            found = [clue for clue in dict.fromkeys(project.get(word, []) + writer.clues(word))
+                     if not _clue_blocked(clue, blocked)][:MAX_CLUES]
             if found:
                 kept[word], clues[word] = scores[word], found
                 continue
@@ -219,6 +220,12 @@ def _blocked(word: str, writer: "ClueWriter", blocked: Blocklist) -> bool:
                                     for s in writer.sources(word)):
         return True
     return any(entry in word for entry in blocked.inside) or any(entry in word for entry in STRONG_INSIDE)
+
+
+def _clue_blocked(clue: str, blocked: Blocklist) -> bool:
+    """Does the clue text hold a blocklisted word? WordNet's examples and glosses
+    can ("She questioned the rape victim…"); the breakfast test covers clues too."""
+    return any(normalise(token) in blocked.words for token in re.findall(r"[A-Za-z']+", clue))
 
 
 def _reason_to_drop(word: str, scowl: Scowl, writer: "ClueWriter", blocked: Blocklist) -> str | None:

@@ -48,7 +48,9 @@ from dictionaries.wordnet_db import ANTONYM, Synset, WordNet
 INFLECTIONS = {"n": (PLURAL,), "v": (PAST, PARTICIPLE, GERUND, THIRD_PERSON), "a": (COMPARATIVE, SUPERLATIVE)}
 TAG_POS = {tag: pos for pos, tags in INFLECTIONS.items() for tag in tags}
 DERIVATION = "+"
-HYPERNYMS = ("@", "@i")
+# Broader terms clue a word ("Court game"); an instance's broader term
+# ("City" for TIMBUKTU) is too vague, so instances keep their definitions.
+HYPERNYMS = ("@",)
 MODALS = frozenset({"COULD", "WOULD", "SHOULD", "MIGHT", "SHALL", "WILL", "CAN", "MAY", "MUST", "OUGHT"})
 # Broader terms too vague to clue anything with.
 GENERIC = frozenset("entity physical_entity abstraction abstract_entity object whole thing matter act event group "
@@ -220,7 +222,7 @@ class ClueWriter:
         if text and source.tag is not None:
             text = inflect_definition(text, synset.pos, source.tag, self.known) or ""
         if text:
-            yield [capitalise(short) for short in shortenings(text)]
+            yield [capitalise(short) for short in shortenings(text, self.known)]
 
     def _is_familiar(self, phrase: str) -> bool:
         return all(normalise(w) in self.familiar for w in phrase.split())

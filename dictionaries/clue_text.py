@@ -98,13 +98,17 @@ def clean_definition(definition: str) -> str:
     return text
 
 
-def shortenings(text: str, limit: int = MAX_CLUE_CHARS) -> list[str]:
+def shortenings(text: str, known: Known, limit: int = MAX_CLUE_CHARS) -> list[str]:
     """`text` and its shorter whole forms that fit `limit`, longest first.
 
     A cut is made only where the rest is optional detail (OPTIONAL_AFTER,
     OPTIONAL_AFTER_COMMA: kept to at least two words) or, failing that,
     where a restrictive modifier begins (WEAK_CUTS: at least three words
-    kept, so "Dwelling that serves as living quarters" but never "Dwelling").
+    kept, so "Dwelling that serves as living quarters" but never "Dwelling")
+    after a noun: a restrictive cut after anything else leaves a phrase
+    that waits for its complement ("an object mounted so | that it swings",
+    "relating to the greater | in number"). `known(word, pos)` says whether
+    WordNet has `word` as a base form of that part of speech.
     Every result is whole (`is_whole`); the caller takes the first that
     does not give the answer away.
     """
@@ -121,11 +125,19 @@ def shortenings(text: str, limit: int = MAX_CLUE_CHARS) -> list[str]:
         # "marking surfaces or | for punching holes": the alternative goes with its "or".
         short = re.sub(r"(,? (or|and|but|nor))+$", "", text[:cut].strip(" ,"))
         words = len(short.split())
-        if cut in weak and cut not in strong and ("," in short or _cuts_a_clause(short, text[cut:])):
+        if cut in weak and cut not in strong and ("," in short or _cuts_a_clause(short, text[cut:])
+                                                   or not _ends_on_a_noun(short, known)):
             continue
         if len(short) <= limit and words >= (2 if cut in strong else 3):
             found.append(short)
     return [t for t in dict.fromkeys(found) if t == text or is_whole(t)]
+
+
+def _ends_on_a_noun(kept: str, known: Known) -> bool:
+    """Does `kept` end on a noun (or a plural of one) that is not also an adverb or adjective?"""
+    last = kept.split()[-1].lower().strip(",.;:")
+    nouns = [form for form in (last, last[:-1], last[:-2]) if form and known(form, "n")]
+    return bool(nouns) and not any(known(last, pos) for pos in ("r", "a"))
 
 
 def _cuts_a_clause(kept: str, rest: str) -> bool:
@@ -224,8 +236,12 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
             rest = _agree_plural(rest)
         elif any(w in RELATIVES for w in rest):
             # "members of the genus Canis | that has been…": which noun the clause
-            # belongs to is unclear, so the plural clue stops before it.
+            # belongs to is unclear, so the plural clue stops before it — unless
+            # the clause opens with its preposition ("case | from which cards are
+            # dealt"), which a cut would leave dangling.
             rest = rest[:next(i for i, w in enumerate(rest) if w in RELATIVES)]
+            if rest and rest[-1] in POST_MODIFIERS:
+                return None
         return " ".join([*out, *rest]).rstrip(",")
     return None
 
