@@ -149,11 +149,6 @@ class CrosswordPackSpec:
             problems.append("the entries listed do not match the grid's lights and letters")
         return problems
 
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
-        from generators.export.bundle import export_all
-
-        return export_all(puzzle)
-
 
 def _grid_and_fill(puzzle: Mapping[str, Any]) -> tuple[Grid, dict[tuple[int, int], str]]:
     rows = puzzle["rows"]
