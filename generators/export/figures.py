@@ -98,6 +98,15 @@ class Path:
 
 
 @dataclass(frozen=True)
+class Segments:
+    """Separate straight lines drawn as one shape (a grid's cell lines)."""
+
+    lines: tuple[tuple[Point, Point], ...]
+    width: float
+    stroke: str = GRID_GREY
+
+
+@dataclass(frozen=True)
 class Circle:
     cx: float
     cy: float
@@ -119,7 +128,7 @@ class Text:
     rotate: float = 0.0  # degrees clockwise about (x, y), as SVG turns
 
 
-Shape = Rect | Path | Circle | Text
+Shape = Rect | Path | Segments | Circle | Text
 
 
 @dataclass
@@ -195,12 +204,20 @@ def _grid_canvas(width: float, height: float, box: GridBox) -> tuple[Figure, Pla
 
 
 def _draw_grid(fig: Figure, at: Placer, puzzle: Puzzle, *, solution: bool) -> None:
-    """Cells, clue numbers, letters (with `solution`), bars and the outer edges."""
+    """Cells (a white ground, the blocks, the cell lines), clue numbers, letters
+    (with `solution`), bars and the outer edges: a few shapes, not one per cell."""
     numbers = clue_numbers(puzzle)
+    width, height = puzzle["width"], puzzle["height"]
+    fig.add(Rect(*at(0, 0), width * CELL, height * CELL, stroke=None))
+    for y, row in enumerate(puzzle["rows"]):
+        for x, _ in enumerate(row):
+            if is_block(puzzle, (x, y)):
+                fig.add(Rect(*at(x, y), CELL, CELL, fill="#000000", stroke=None))
+    fig.add(Segments(tuple((at(x, 0), at(x, height)) for x in range(1, width)) +
+                     tuple((at(0, y), at(width, y)) for y in range(1, height)), GRID_LW))
     for y, row in enumerate(puzzle["rows"]):
         for x, letter in enumerate(row):
             block = is_block(puzzle, (x, y))
-            fig.add(Rect(*at(x, y), CELL, CELL, fill="#000000" if block else "#ffffff"))
             if (x, y) in numbers:
                 fig.add(Text(*at(x + 0.06, y + 0.05 + NUMBER_PT / CELL), str(numbers[(x, y)]), NUMBER_PT))
             if solution and not block:
@@ -317,7 +334,8 @@ def slider_figure(puzzle: Puzzle, *, panels: Sequence[str] = ("start", "goal")) 
     offset = span_x + PANEL_GAP
     margin = TILE_RADIUS + 0.2
     top = margin + SLIDER_CAPTION_SPACE
-    fig = Figure((2 * margin + span_x + offset * (len(panels) - 1)) * SLIDER_UNIT, (top + span_y + margin) * SLIDER_UNIT)
+    fig = Figure((2 * margin + span_x + offset * (len(panels) - 1)) * SLIDER_UNIT,
+                 (top + span_y + margin) * SLIDER_UNIT)
 
     def at(x: float, y: float) -> Point:
         return ((x + margin) * SLIDER_UNIT, (y + top) * SLIDER_UNIT)

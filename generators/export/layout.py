@@ -35,23 +35,28 @@ class Block:
 def wrap_words(words: Sequence[str], width: float, measure: Measure, *, keep_last: int = 1) -> list[str]:
     """Lines of at most `width`, greedily filled. The last `keep_last` words
     are one unit when that unit fits a line (a clue's last word and its
-    enumeration); a word wider than a line is broken into pieces that fit."""
+    enumeration); a word wider than a line is broken into pieces that fit.
+
+    Widths add up (PDF text has no kerning here), so each word is measured
+    once and a line's width is the sum of its words and spaces."""
     words = list(words)
     if keep_last > 1 and len(words) >= keep_last:
         tail = " ".join(words[-keep_last:])
         if measure(tail) <= width:
             words = words[:-keep_last] + [tail]
+    space = measure(" ")
     lines: list[str] = []
-    line = ""
+    line: list[str] = []
+    used = 0.0
     for word in (piece for w in words for piece in _pieces(w, width, measure)):
-        candidate = f"{line} {word}" if line else word
-        if line and measure(candidate) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = candidate
+        wide = measure(word)
+        if line and used + space + wide > width:
+            lines.append(" ".join(line))
+            line, used = [], 0.0
+        used += (space if line else 0.0) + wide
+        line.append(word)
     if line:
-        lines.append(line)
+        lines.append(" ".join(line))
     return lines
 
 

@@ -71,6 +71,7 @@ MAX_LABEL_SCALE = 2.5
 # (columns, clue size) in order of preference: large type first, then more columns before small type.
 CLUE_SETTINGS = ((2, 10.0), (2, 9.5), (3, 9.5), (2, 9.0), (3, 9.0), (3, 8.5), (3, 8.0), (3, 7.5))
 OVERFLOW_SETTING = (3, 9.0)  # a list too long for one page: dense, yet the size of a newspaper's clues
+SLIDER_MAX_SCALE = 1.4  # a slider board prints at up to 1.4 times its picture's size: tiles of about 2 cm
 GREY = "#4d4d4d"
 RULE_LW = 0.5
 
@@ -98,7 +99,7 @@ def _footer(sheet: Sheet) -> None:
     number = sheet.next_page()
     if number is not None:
         sheet.text(PAGE_W / 2, MARGIN_BOTTOM / 2, str(number), "sans", FOOTER_PT, anchor="middle", colour=GREY)
-    sheet.canvas.showPage()
+    sheet.show_page()
 
 
 def _figure_scale(figure: Figure, max_height: float) -> float:
@@ -286,7 +287,8 @@ def _slider_subtitle(puzzle: Puzzle) -> str:
 
 def _slider_figure(sheet: Sheet, puzzle: Puzzle, top: float, panels: Sequence[str]) -> float:
     board = slider_figure(puzzle, panels=panels)
-    return _place_figure(sheet, board, top, min(1.0, CONTENT_W / board.width, CONTENT_H * 0.5 / board.height))
+    scale = min(SLIDER_MAX_SCALE, CONTENT_W / board.width, CONTENT_H * 0.5 / board.height)
+    return _place_figure(sheet, board, top, scale)
 
 
 def _slider_page(sheet: Sheet, puzzle: Puzzle) -> None:

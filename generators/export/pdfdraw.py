@@ -14,7 +14,8 @@ Leaves out: what goes on a page (`pdf.py`) and the shapes themselves
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -24,8 +25,9 @@ from reportlab.lib.colors import HexColor
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.textobject import PDFTextObject
 
-from generators.export.figures import Circle, Figure, Rect, Text
+from generators.export.figures import Circle, Figure, Rect, Segments, Text
 from generators.export.figures import Path as Polyline
 
 BLACK = "#000000"
@@ -43,7 +45,7 @@ class Fonts:
 
     def runs(self, text: str, font: str) -> list[tuple[str, str]]:
         """The text as (font, part) runs: arrows in the arrow font, the rest in `font`."""
-        if self.arrows is None or not ARROWS & set(text):
+        if self.arrows is None or ("→" not in text and "↓" not in text):
             return [(font, text)]
         runs: list[tuple[str, str]] = []
         for ch in text:
@@ -55,7 +57,7 @@ class Fonts:
         return runs
 
 
-ARROWS = frozenset("→↓")
+ARROWS = frozenset("→↓")  # the seam labels' arrows (Fonts.runs tests for these two)
 # PDF's standard fonts need no embedding (each embedded font costs a document about 1.5 ms and 20 kB)
 # and cover Windows-1252: every accent, quote and dash of English clues. Symbol has the arrows.
 STANDARD = Fonts({"sans": "Helvetica", "bold": "Helvetica-Bold", "serif": "Times-Roman",
@@ -101,94 +103,150 @@ def _colour(hex_code: str) -> HexColor:
 
 @dataclass
 class Sheet:
-    """The canvas of a document, its fonts, and the page numbers (None: pages are not numbered)."""
+    """The canvas of a document, its fonts, and the page count (numbers printed only if `numbered`).
+
+    Two economies keep a page's content short and quick to make: the
+    graphics state last set (font, colours, line width, dash) is remembered,
+    so that the same setting is not written again and again; and consecutive
+    texts share one text object (PDF's BT … ET), which is drawn out before
+    any other kind of drawing, so the page keeps its drawing order."""
 
     canvas: Canvas
     fonts: Fonts
     numbered: bool = False
-    page: int = field(default=0)
+    page: int = 0
+    _state: dict[str, object] = field(default_factory=dict)
+    _text: PDFTextObject | None = None
+    _unit_widths: dict[tuple[str, str], float] = field(default_factory=dict)  # (font, text) at 1 pt
 
     def next_page(self) -> int | None:
-        """Finish the page; returns its number if pages are numbered."""
+        """Count the page; returns its number if pages are numbered."""
         self.page += 1
         return self.page if self.numbered else None
 
+    def show_page(self) -> None:
+        self._flush()
+        self.canvas.showPage()
+        self._state.clear()  # a new page starts from the default graphics state
+
+    # -- state ------------------------------------------------------------------------------
+
+    def _set(self, key: str, value: object, apply: Callable[[], None]) -> None:
+        if self._state.get(key) != value:
+            apply()
+            self._state[key] = value
+
+    def _fill(self, colour: str) -> None:
+        target = self._text or self.canvas  # inside a text object, its own code keeps the order
+        self._set("fill", colour, lambda: target.setFillColor(_colour(colour)))
+
+    def _stroke(self, colour: str, width: float, dash: Sequence[float] = ()) -> None:
+        self._set("stroke", colour, lambda: self.canvas.setStrokeColor(_colour(colour)))
+        self._set("width", width, lambda: self.canvas.setLineWidth(width))
+        self._set("dash", tuple(dash), lambda: self.canvas.setDash(list(dash)))
+
+    def _flush(self) -> None:
+        """Draw out the pending text object, before anything else is drawn."""
+        if self._text is not None:
+            self.canvas.drawText(self._text)
+            self._text = None
+
+    # -- text ---------------------------------------------------------------------------------
+
+    def _run_width(self, name: str, part: str, size: float) -> float:
+        """A run's width; widths grow linearly with the size, so one measure at 1 pt serves every size."""
+        key = (name, part)
+        if key not in self._unit_widths:
+            self._unit_widths[key] = pdfmetrics.stringWidth(part, name, 1.0)
+        return self._unit_widths[key] * size
+
     def width(self, text: str, role: str, size: float) -> float:
-        return sum(pdfmetrics.stringWidth(part, name, size) for name, part in self.fonts.runs(text, self.fonts.names[role]))
+        return sum(self._run_width(name, part, size) for name, part in self.fonts.runs(text, self.fonts.names[role]))
 
     def measure(self, role: str, size: float) -> Callable[[str], float]:
         return lambda text: self.width(text, role, size)
 
     def text(self, x: float, y: float, text: str, role: str, size: float, *, anchor: str = "start",
-             colour: str = BLACK) -> None:
-        """Text with its baseline at y, starting, centred or ending at x."""
-        c = self.canvas
-        c.setFillColor(_colour(colour))
+             colour: str = BLACK, rotate: float = 0.0) -> None:
+        """Text with its baseline at y, starting, centred or ending at x, turned `rotate` degrees clockwise."""
+        if self._text is None:
+            self._text = self.canvas.beginText()
+        self._fill(colour)
         runs = self.fonts.runs(text, self.fonts.names[role])
+        shift = 0.0
         if anchor != "start":
-            width = sum(pdfmetrics.stringWidth(part, name, size) for name, part in runs)
-            x -= width / 2 if anchor == "middle" else width
+            width = sum(self._run_width(name, part, size) for name, part in runs)
+            shift = width / 2 if anchor == "middle" else width
+        # The text matrix: the baseline's direction (cos, sin), turned counter-clockwise in page space.
+        cos, sin = math.cos(math.radians(-rotate)), math.sin(math.radians(-rotate))
+        self._text.setTextTransform(cos, sin, -sin, cos, x - shift * cos, y - shift * sin)
         for name, part in runs:
-            c.setFont(name, size)
-            c.drawString(x, y, part)
-            x += pdfmetrics.stringWidth(part, name, size)
+            self._set("font", (name, size), lambda: self._text.setFont(name, size))
+            self._text.textOut(part)
+
+    # -- shapes ---------------------------------------------------------------------------------
 
     def line(self, x0: float, y0: float, x1: float, y1: float, width: float, colour: str) -> None:
-        self.canvas.setStrokeColor(_colour(colour))
-        self.canvas.setLineWidth(width)
+        self._flush()
+        self._stroke(colour, width)
         self.canvas.line(x0, y0, x1, y1)
 
     def figure(self, figure: Figure, left: float, top: float, scale: float) -> None:
-        """Draw `figure` with its top-left corner at (left, top), `scale` page points per figure point."""
+        """Draw `figure` with its top-left corner at (left, top), `scale` page points per figure point.
+        Its texts are drawn over its shapes, as the figures are made to be."""
+        self._flush()
         c = self.canvas
         c.saveState()
         c.setLineCap(2)  # square caps, as the SVG: border segments meet without a notch
 
-        def x_(x: float) -> float:
-            return left + x * scale
+        def at(x: float, y: float) -> tuple[float, float]:
+            return left + x * scale, top - y * scale  # the figure's y grows downwards, the page's upwards
 
-        def y_(y: float) -> float:
-            return top - y * scale  # the figure's y grows downwards, the page's upwards
-
+        texts = []
         for shape in figure.shapes:
             if isinstance(shape, Text):
-                self._figure_text(shape, x_(shape.x), y_(shape.y), scale)
-                continue
-            stroke = BLACK if isinstance(shape, Circle) else shape.stroke
-            c.setLineWidth(shape.width * scale)
-            if stroke:
-                c.setStrokeColor(_colour(stroke))
-            if shape.fill:
-                c.setFillColor(_colour(shape.fill))
-            dash = None if isinstance(shape, Rect) else shape.dash
-            c.setDash([d * scale for d in dash] if dash else [])
-            if isinstance(shape, Rect):
-                c.rect(x_(shape.x), y_(shape.y + shape.h), shape.w * scale, shape.h * scale,
-                       stroke=int(bool(stroke)), fill=int(bool(shape.fill)))
+                texts.append(shape)
+            elif isinstance(shape, Rect):
+                self._rect(shape, at, scale)
             elif isinstance(shape, Circle):
-                c.circle(x_(shape.cx), y_(shape.cy), shape.r * scale, stroke=1, fill=1)
+                self._stroke(BLACK, shape.width * scale, [d * scale for d in shape.dash] if shape.dash else ())
+                self._fill(shape.fill)
+                c.circle(*at(shape.cx, shape.cy), shape.r * scale, stroke=1, fill=1)
             else:
-                self._path(shape, x_, y_)
+                self._path(shape, at, scale)
+        for text in texts:
+            self.text(*at(text.x, text.y), text.text, "bold" if text.bold else "sans", text.size * scale,
+                      anchor=text.anchor, rotate=text.rotate)
+        self._flush()
         c.restoreState()
+        self._state.clear()  # restoring the saved state undid what was set since
 
-    def _path(self, shape: Polyline, x_: Callable[[float], float], y_: Callable[[float], float]) -> None:
+    def _rect(self, shape: Rect, at: Callable[[float, float], tuple[float, float]], scale: float) -> None:
+        if shape.stroke:
+            self._stroke(shape.stroke, shape.width * scale)
+        if shape.fill:
+            self._fill(shape.fill)
+        x, y = at(shape.x, shape.y + shape.h)
+        self.canvas.rect(x, y, shape.w * scale, shape.h * scale, stroke=int(bool(shape.stroke)),
+                         fill=int(bool(shape.fill)))
+
+    def _path(self, shape: Polyline | Segments, at: Callable[[float, float], tuple[float, float]],
+              scale: float) -> None:
+        dash = getattr(shape, "dash", None)
+        self._stroke(shape.stroke, shape.width * scale, [d * scale for d in dash] if dash else ())
         path = self.canvas.beginPath()
+        if isinstance(shape, Segments):
+            for a, b in shape.lines:
+                path.moveTo(*at(*a))
+                path.lineTo(*at(*b))
+            self.canvas.drawPath(path, stroke=1, fill=0)
+            return
         (x0, y0), *rest = shape.points
-        path.moveTo(x_(x0), y_(y0))
+        path.moveTo(*at(x0, y0))
         for x, y in rest:
-            path.lineTo(x_(x), y_(y))
+            path.lineTo(*at(x, y))
         if shape.closed:
             path.close()
+        if shape.fill:
+            self._fill(shape.fill)
         self.canvas.drawPath(path, stroke=1, fill=int(bool(shape.fill)))
-
-    def _figure_text(self, text: Text, x: float, y: float, scale: float) -> None:
-        role = "bold" if text.bold else "sans"
-        if not text.rotate:
-            self.text(x, y, text.text, role, text.size * scale, anchor=text.anchor)
-            return
-        c = self.canvas
-        c.saveState()
-        c.translate(x, y)
-        c.rotate(-text.rotate)  # the figure turns clockwise on the page, reportlab counter-clockwise
-        self.text(0.0, 0.0, text.text, role, text.size * scale, anchor=text.anchor)
-        c.restoreState()

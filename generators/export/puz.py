@@ -42,7 +42,8 @@ PUZ_EMPTY = "-"  # an unfilled white square in the player's fill
 PUZ_ENCODING = "latin-1"  # puzpy's, and Across Lite's, text encoding
 # Characters clues use that Latin-1 lacks, spelt as .puz files spell them.
 TRANSLITERATIONS = str.maketrans({
-    "‘": "'", "’": "'", "‚": ",", "‛": "'", "′": "'", "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
+    "‘": "'", "’": "'", "‚": ",", "‛": "'", "′": "'",
+    "“": '"', "”": '"', "„": '"', "‟": '"', "″": '"',
     "‐": "-", "‑": "-", "‒": "-", "–": "-", "−": "-", "—": "--", "―": "--", "…": "...", "•": "*",
     "\u2009": " ", "\u200a": " ", "\u202f": " ", "\u2007": " ", "\u200b": "", "€": "EUR", "™": "(TM)",
     "œ": "oe", "Œ": "OE", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ı": "i", "→": "->", "←": "<-",

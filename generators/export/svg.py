@@ -22,6 +22,7 @@ from generators.export.figures import (
     Figure,
     Path,
     Rect,
+    Segments,
     Shape,
     Text,
     crossword_figure,
@@ -84,6 +85,9 @@ def _element(shape: Shape) -> str:
         # Square caps make the segments of a border meet at the corners without a notch.
         return (f'<{tag} points="{points}" {_paint(shape.fill, shape.stroke, shape.width, shape.dash)} '
                 'stroke-linecap="square"/>')
+    if isinstance(shape, Segments):
+        d = " ".join(f"M{_num(a[0])} {_num(a[1])}L{_num(b[0])} {_num(b[1])}" for a, b in shape.lines)
+        return f'<path d="{d}" {_paint(None, shape.stroke, shape.width)}/>'
     if isinstance(shape, Circle):
         return (f'<circle cx="{_num(shape.cx)}" cy="{_num(shape.cy)}" r="{_num(shape.r)}" '
                 f'{_paint(shape.fill, "#000000", shape.width, shape.dash)}/>')
