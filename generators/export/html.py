@@ -10,7 +10,8 @@ Covers:
   off each edge lands from `glue.neighbours`; it derives no geometry of its
   own.
 - `pack_index(manifest, puzzles)`: the pack's `index.html`, a table of the
-  puzzles (size, surface or board, difficulty) linking to each player page.
+  puzzles (size, surface or board, difficulty) linking to each player page,
+  and a link to the printable booklet.
 - `player_file(index)`: the file name of puzzle `index`'s page in the pack's
   puzzle directory, which the index links to.
 
@@ -43,6 +44,7 @@ PLAYER_DIR = Path(__file__).with_name("player")
 # The pack's puzzle directory (`generators.pack.PUZZLE_DIR`), relative to its index page. Not imported:
 # the pack module imports this one to write the pages.
 PUZZLES_HREF = "puzzles"
+BOOKLET_HREF = "pack.pdf"  # the booklet beside the index (`generators.pack.BOOKLET`)
 INDEX_FROM_PLAYER = "../index.html"  # a player page in the puzzle directory links back to the index
 
 # Which of the player's files each page inlines, in order: shared helpers first.
@@ -84,7 +86,8 @@ def pack_index(manifest: Mapping[str, Any], puzzles: Sequence[Puzzle]) -> str:
     heading = f"{str(kind).capitalize()} pack"
     body = (f'<header class="page-head">\n<h1>{escape(heading)}</h1>\n'
             f"<p>{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}. Open one to play it here, with no "
-            "network needed; your progress is kept in this browser.</p>\n</header>\n"
+            "network needed; your progress is kept in this browser. To play on paper, print "
+            f'<a href="{BOOKLET_HREF}">the booklet</a> (every puzzle, then every solution).</p>\n</header>\n'
             f"<main>\n{_puzzle_table(puzzles)}\n{_pack_details(manifest)}\n</main>\n")
     return _document(heading, body, STYLES["index"], ())
 

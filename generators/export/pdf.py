@@ -207,7 +207,6 @@ class CrosswordLayout:
     note: list[str]
     style: ClueStyle
     blocks: list[Block]
-    fits: bool  # False: the clues go on over further pages
 
 
 def _subtitle(puzzle: Puzzle) -> str:
@@ -220,7 +219,7 @@ def _subtitle(puzzle: Puzzle) -> str:
 
 
 def crossword_layout(sheet: Sheet, puzzle: Puzzle) -> CrosswordLayout:
-    """The largest grid and clue type with which the puzzle fits one page; else the first setting, overflowing."""
+    """The largest grid and clue type with which the puzzle fits one page; else OVERFLOW_SETTING, over pages."""
     note = _paragraph(sheet, reading_note(puzzle), NOTE_PT)
     note_h = NOTE_PT * LEADING * len(note) + (GAP if note else 0)
     available = CONTENT_H - HEADER_H
@@ -231,10 +230,10 @@ def crossword_layout(sheet: Sheet, puzzle: Puzzle) -> CrosswordLayout:
             style = ClueStyle(columns, size)
             blocks = clue_blocks(sheet, puzzle, style)
             if balanced_height(blocks, columns) <= room:
-                return CrosswordLayout(grid, scale, note, style, blocks, True)
+                return CrosswordLayout(grid, scale, note, style, blocks)
     style = ClueStyle(*OVERFLOW_SETTING)
     grid, scale = _grid(puzzle, available * OVERFLOW_SHARE, solution=False)
-    return CrosswordLayout(grid, scale, note, style, clue_blocks(sheet, puzzle, style), False)
+    return CrosswordLayout(grid, scale, note, style, clue_blocks(sheet, puzzle, style))
 
 
 def _crossword_pages(sheet: Sheet, puzzle: Puzzle) -> None:

@@ -38,7 +38,10 @@ from generators.export.pdf import crossword_pdf, pack_pdf, tiles_moved
 from generators.export.puz import latin1_text, to_puz
 from generators.export.qxw import UNIQUE_DIRECTIVE, cell_id, parse_qxw_output, to_qxw_deck
 from generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
+from generators.crossword_pack import CrosswordPackSpec
+from generators.pack import BOOKLET, MANIFEST, PUZZLE_DIR, Progress, build_pack
 from generators.puzzles import glue_of, seam_steps
+from generators.slider_pack import SliderPackSpec
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "generators" / "schema" / "ipuz-wrapped.json").read_text())
 MOBIUS_ROWS = ["....#...", "........", "...#....", "#......."]  # generators/examples/mobius-8x4.txt
@@ -506,6 +509,39 @@ def test_export_all_reports_every_skipped_format(mobius: dict[str, Any], plane: 
     flat = export_all(plane)
     assert ".puz" in flat.files and flat.skipped == [] and "-template.svg" not in flat.files
     assert set(export_all(build_slider()).files) == {".html", ".svg"}
+
+
+# --- the export phase of a pack ---------------------------------------------------------------
+
+@needs_poppler
+@pytest.mark.parametrize("spec", [CrosswordPackSpec(count=3, width=7, height=5, surface="mobius", seed=2),
+                                  SliderPackSpec(count=2, board="ring", depth_min=4, depth_max=5)],
+                         ids=["crossword", "slider"])
+def test_a_pack_writes_its_exports_as_a_phase_with_the_booklet_and_the_skips(spec: Any, tmp_path: Path) -> None:
+    seen: list[tuple[str, int, int]] = []
+
+    def on_progress(p: Progress) -> None:
+        seen.append((p.phase, p.done, p.exported))
+
+    out = tmp_path / "pack"
+    puzzles = build_pack(spec, out, workers=1, on_progress=on_progress)
+    phases = [phase for phase, _, _ in seen]
+    assert phases.index("exports") > 0 and set(phases[phases.index("exports"):]) == {"exports"}
+    assert [exported for phase, _, exported in seen if phase == "exports"][:spec.count] == \
+        list(range(1, spec.count + 1))
+    booklet = (out / BOOKLET).read_bytes()
+    assert pdf_pages(booklet, tmp_path) == 2 * spec.count  # every puzzle, then every solution
+    manifest = json.loads((out / MANIFEST).read_text())
+    files = {p.name for p in (out / PUZZLE_DIR).iterdir()}
+    if spec.kind == "crossword":
+        assert manifest["skipped_exports"] == [{"format": ".puz", "reason": manifest["skipped_exports"][0]["reason"],
+                                                "count": 3, "puzzles": ["0001", "0002", "0003"]}]
+        assert {"0001.pdf", "0001.ipuz", "0001-template.svg"} <= files and "0001.puz" not in files
+        text = pdf_text(booklet, tmp_path, page=1)
+        assert all(clue_line(e) in text for e in puzzles[0]["entries"])
+    else:
+        assert manifest["skipped_exports"] == []
+        assert {"0001.html", "0001.svg"} <= files
 
 
 # --- every format ------------------------------------------------------------------------

@@ -487,6 +487,7 @@ def test_index_lists_the_puzzles_and_links_to_their_pages(pack, request, visit) 
         assert f"{puzzle['fill_score']:.1f}" in text
     else:
         assert f"{puzzle['length']} moves" in text
+    assert page.locator('a[href="pack.pdf"]').count() == 1 and (out / "pack.pdf").read_bytes().startswith(b"%PDF")
     page.click("table.pack a")
     assert page.url == player(out).resolve().as_uri()
     assert page.inner_text("h1") == puzzle["title"]
