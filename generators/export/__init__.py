@@ -2,17 +2,18 @@
 
 Every exporter takes the puzzle dict that the pack writes (the one input, so
 the HTML player and the exports never re-derive the surface geometry) and
-returns `str` or `bytes`; writing files is the caller's job.
+returns `str` or `bytes`, or raises `ExportError` when its format cannot
+hold the puzzle; writing files is the caller's job.
 
 - `ipuz`: ipuz v2 crosswords, with our extension kind for glued surfaces.
 - `puz`: Across Lite `.puz`, plane grids only.
 - `exolve`: Exolve text; lights across a seam become `exolve-nodir` clues.
 - `qxw`: Qxw batch-mode decks, and a parser for Qxw's batch output.
-- `svg`: SVG/PDF pictures of crosswords (with seam labels), the Möbius
+- `svg`: SVG pictures of crosswords (with seam labels), the Möbius
   print-and-glue template, and slider boards.
-
+- `pdf`: the printable puzzle (grid, clues, solution) and the pack booklet,
+  drawn with `pdfdraw` and flowed with `layout`.
 - `figures`: the pictures as shapes, which `svg` and `pdf` write out.
-- `pdf`: the printable puzzle (grid, clues, solution) and the pack booklet.
 - `bundle`: every export of one puzzle, and the ones skipped with why.
 
 This module holds the readings of the puzzle JSON that several exporters
