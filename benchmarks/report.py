@@ -25,10 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
-
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.harness import Disagreement, Record
 from cpmodel.solver import Status
@@ -40,6 +37,9 @@ PLOT_FORMATS = ("png", "svg")
 CSV_OMITTED = ("solution",)  # too large for a spreadsheet cell; records.json has it
 
 GroupKey = tuple[str, str]  # (suite, family)
+
+if TYPE_CHECKING:  # matplotlib loads only when a plot is drawn: reports and the CLI start without it
+    from matplotlib.figure import Figure
 
 
 # --- per-instance times -----------------------------------------------------------
@@ -155,6 +155,9 @@ def _save(figure: Figure, stem: Path) -> list[Path]:
 
 def cactus_plot(times: Mapping[str, Mapping[str, float]], title: str, stem: Path) -> list[Path]:
     """Instances decided (x) against the time each took, sorted (y, log scale), one line per solver."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     figure = Figure(figsize=(6.4, 4.4))
     axes = figure.add_subplot()
     for solver, per_instance in times.items():
@@ -175,6 +178,8 @@ def scatter_plot(x_times: Mapping[str, float], y_times: Mapping[str, float], lab
     points = [(max(min(x_times[i], limit), TIME_FLOOR_S), max(min(y_times[i], limit), TIME_FLOOR_S),
                math.isfinite(x_times[i]) and math.isfinite(y_times[i])) for i in instances]
     low = min((min(x, y) for x, y, _ in points), default=TIME_FLOOR_S) / 2
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(5.2, 5.2))
     axes = figure.add_subplot()
     for both, marker, label in ((True, "o", "both decided"), (False, "x", "undecided by one or both (at the limit)")):

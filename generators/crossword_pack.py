@@ -164,11 +164,6 @@ class CrosswordPackSpec:
             problems.append("the entries listed do not match the grid's lights and letters")
         return problems
 
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
-        from generators.export.bundle import export_all
-
-        return export_all(puzzle)
-
 
 @lru_cache(maxsize=8)
 def _pack_words(dictionary: str, min_score: int, allow: frozenset[str], ban: frozenset[str],

@@ -41,6 +41,7 @@ from generators.puzzles import encode
 MANIFEST = "manifest.json"
 INDEX = "index.html"
 PUZZLE_DIR = "puzzles"
+BOOKLET = "pack.pdf"
 
 
 class PackError(RuntimeError):
@@ -79,18 +80,20 @@ class PackSpec(Protocol):
     def key(self, puzzle: Mapping[str, Any]) -> str: ...
     def answers(self, puzzle: Mapping[str, Any]) -> frozenset[str]: ...
     def verify(self, puzzle: Mapping[str, Any]) -> list[str]: ...
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]: ...
     def describe(self) -> dict[str, Any]: ...
 
 
 @dataclass
 class Progress:
-    """What a progress display is told after each puzzle."""
+    """What a progress display is told after each puzzle, then after each puzzle's exports."""
 
     total: int
     done: int = 0
     rejected: int = 0
     started: float = field(default_factory=time.monotonic)
+    phase: str = "puzzles"  # then "exports", while the exports and the booklet are written
+    exported: int = 0  # puzzles whose exports are written
+    skipped_exports: int = 0  # exports that could not be made, once the phase is over
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -256,7 +259,8 @@ def _prepare(spec: PackSpec, out: Path, resume: bool) -> dict[int, dict[str, Any
 
 
 def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[int, Mapping[str, Any]],
-                    timings: Mapping[int, float], started: float, complete: bool) -> dict[str, Any]:
+                    timings: Mapping[int, float], started: float, complete: bool,
+                    skipped_exports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     manifest = {
         "tool": "mobius-puzzles", "version": tool_version(), "command": command, "kind": spec.kind,
         "seed": spec.seed, "parameters": spec.parameters(), **spec.describe(),
@@ -266,6 +270,8 @@ def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[in
         "timings": {"wall_s": round(time.monotonic() - started, 3),
                     "per_puzzle_s": {f"{i + 1:04d}": round(t, 4) for i, t in sorted(timings.items())}},
     }
+    if skipped_exports is not None:
+        manifest["skipped_exports"] = skipped_exports
     write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     return manifest
 
@@ -313,11 +319,24 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     finally:
         runner.close()
         _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
-    for index in range(spec.count):
-        for name, data in spec.exports(puzzles[index]).items():
-            write_atomic(out / PUZZLE_DIR / f"{index + 1:04d}{name}", data)
-    manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True)
-    write_atomic(out / INDEX, pack_index(manifest, [puzzles[i] for i in range(spec.count)]).encode("utf-8"))
+    # The exporters (reportlab among them) load only when a pack gets as far as writing its exports.
+    from generators.pack_exports import write_exports
+
+    progress.phase = "exports"
+
+    def exported(count: int) -> None:
+        progress.exported = count
+        if on_progress:
+            on_progress(progress)
+
+    ordered = [puzzles[i] for i in range(spec.count)]
+    skipped = write_exports(ordered, out / PUZZLE_DIR, out / BOOKLET, write_atomic, exported)
+    progress.skipped_exports = sum(group["count"] for group in skipped)
+    manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True,
+                               skipped_exports=skipped)
+    write_atomic(out / INDEX, pack_index(manifest, ordered).encode("utf-8"))
+    if on_progress:
+        on_progress(progress)
     return puzzles
 
 

@@ -136,11 +136,6 @@ class SliderPackSpec:
                 problems.append(f"the group test says the goal is unreachable: {reason}")
         return problems
 
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
-        from generators.export.bundle import export_all
-
-        return export_all(puzzle)
-
 
 def _key(start: Any) -> str:
     return " ".join(map(str, start))

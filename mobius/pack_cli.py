@@ -45,10 +45,14 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("rejected {task.fields[rejected]}"), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as bar:
-        task = bar.add_task(f"{spec.kind} pack", total=spec.count, rejected=0)
+        task = bar.add_task(f"{spec.kind} puzzles", total=spec.count, rejected=0)
 
         def show(p: PackProgress) -> None:
-            bar.update(task, completed=p.done, rejected=p.rejected)
+            done = p.exported if p.phase == "exports" else p.done
+            bar.update(task, description=f"{spec.kind} {p.phase}", completed=done, rejected=p.rejected)
+            seen["skipped"] = p.skipped_exports
+
+        seen = {"skipped": 0}
 
         try:
             puzzles = build_pack(spec, out, workers=workers, executor=executor, scheduler=scheduler, resume=resume,
@@ -61,8 +65,9 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
                           f"finish with the same command and --resume")
             raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
+    skipped = f"; {seen['skipped']} exports skipped, listed in it" if seen["skipped"] else ""
     console.print(f"wrote {len(puzzles)} {spec.kind} puzzles to {out} ({rejected} rejected along the way); "
-                  f"manifest: {out / 'manifest.json'}")
+                  f"manifest: {out / 'manifest.json'}{skipped}")
 
 
 @app.command("crossword")
