@@ -131,6 +131,9 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # Plain help: typer's rich help loads rich and markdown-it, which alone
+    # take longer than importing typer.
+    rich_markup_mode=None,
 )
 app.add_typer(crossword_cli.app, name="crossword")
 app.add_typer(slider_cli.app, name="slider")

@@ -24,8 +24,9 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cpmodel.errors import InputError
+from mobius.options import MAX_TIME_LIMIT_S, finite
 
-app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True)
+app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True, rich_markup_mode=None)
 
 # Packs are files a person plays through; past this a count is a typo, and
 # puzzle ids stay four digits.
@@ -33,17 +34,8 @@ MAX_COUNT = 9999
 # More local workers than this only adds start-up time on any machine here;
 # a Dask cluster takes at most this many jobs at once from one pack too.
 MAX_WORKERS = 1024
-# A fill attempt or slider solve longer than a day is a typo.
-MAX_TIME_LIMIT_S = 86400.0
 ALL_CORES = os.cpu_count() or 1
 EXIT_INTERRUPTED = 130
-
-
-def finite(value: float | None) -> float | None:
-    """Refuse nan and inf, which pass every range check."""
-    if value is not None and value != value:
-        raise typer.BadParameter("expected a number of seconds, not nan")
-    return value
 
 
 OutOpt = Annotated[Path, typer.Option("--out", help="Pack directory to create (or complete with --resume).")]
