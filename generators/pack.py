@@ -279,9 +279,9 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
             for result in runner.as_completed([runner.submit(spec, i, Avoid()) for i in todo]):
                 accept(result)
         _deduplicate(spec, runner, puzzles, accept)
-    except BaseException as exc:
+    except BaseException:
         runner.abort()
-        if len(puzzles) == made_before == 0 and not isinstance(exc, KeyboardInterrupt):
+        if len(puzzles) == made_before == 0:  # nothing to resume: as if never started
             _remove_failed_start(out, created)
         else:
             _write_manifest(spec, out, command, puzzles, timings, started, complete=False)

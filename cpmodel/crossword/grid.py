@@ -116,13 +116,14 @@ def _check_rows(rows: tuple[str, ...], source: str, first_line: int) -> None:
         raise InputError(f"grid is {len(rows[0])}x{len(rows)}; at most {MAX_SIZE}x{MAX_SIZE} is supported",
                          source=source)
     for i, row in enumerate(rows):
-        if len(row) != len(rows[0]):
-            raise InputError(f"ragged row: {len(row)} cells where the first row has {len(rows[0])}",
-                             source=source, line=first_line + i)
+        # Characters first: a stray one (a form feed, say) also makes its row ragged.
         for x, ch in enumerate(row):
             if ch not in (WHITE, BLOCK) and not ("A" <= ch <= "Z"):
                 raise InputError(f"unknown character {ch!r} in column {x + 1}: expected '.', '#' or A-Z",
                                  source=source, line=first_line + i)
+        if len(row) != len(rows[0]):
+            raise InputError(f"ragged row: {len(row)} cells where the first row has {len(rows[0])}",
+                             source=source, line=first_line + i)
 
 
 # --- plain text ------------------------------------------------------------------
