@@ -78,6 +78,9 @@ def _read_regular_file(source: str, max_bytes: int, what: str) -> bytes:
         raise InputError(f"is a directory, expected a {what}", source=source) from None
     except OSError as exc:
         raise InputError(f"cannot be read ({exc.strerror or exc}); expected a {what}", source=source) from None
+    except ValueError:  # a NUL in the name
+        raise InputError(f"no such file (the name holds a NUL character); expected a {what}",
+                         source=shown(source)) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):

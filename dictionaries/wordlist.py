@@ -201,7 +201,7 @@ def _stamp(name: str, path: Path) -> tuple[int, int]:
     """(mtime_ns, size) of the file, the cache key; DictionaryError if unreadable."""
     try:
         stat = path.stat()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name
         raise DictionaryError(_missing_message(name, path)) from None
     if not path.is_file():
         raise DictionaryError(f"{path}: not a regular file (expected a word-list file)")

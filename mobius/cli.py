@@ -38,17 +38,19 @@ from mobius import bench_cli, crossword_cli, pack_cli, render_cli, slider_cli
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 # An error line quotes at most this many characters of any one word (a
-# path, an argument) and is at most MAX_MESSAGE_CHARS long: a 100,000-
-# character argument must not come back in full.
-MAX_WORD_CHARS = 80
-MAX_MESSAGE_CHARS = 600
+# path, an argument: long real paths still fit) and is at most
+# MAX_MESSAGE_CHARS long: a 100,000-character argument must not come back in full.
+MAX_WORD_CHARS = 240
+MAX_MESSAGE_CHARS = 800
 _LONG_WORD = re.compile(rf"\S{{{MAX_WORD_CHARS + 1},}}")
 
 
 def one_line(message: str) -> str:
-    """`message` as one readable line: whitespace collapsed, long words and the whole cut."""
+    """`message` as one readable line: whitespace collapsed, control characters (a NUL, a
+    terminal escape from a file name) shown escaped, long words and the whole cut."""
     text = " ".join(str(message).split())
-    text = _LONG_WORD.sub(lambda m: f"{m.group()[:MAX_WORD_CHARS - 20]}…({len(m.group())} characters)", text)
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    text = _LONG_WORD.sub(lambda m: f"{m.group()[:MAX_WORD_CHARS - 40]}…({len(m.group())} characters)", text)
     return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS - 1] + "…"
 
 
@@ -98,6 +100,13 @@ def run_command(command: Any, prog_name: str, args: list[str], extra: dict[str, 
             return 1
         # Unreadable or unwritable paths are input problems too.
         error_line(_os_error_message(exc))
+        return EXIT_BAD_INPUT
+    except ValueError as exc:
+        # A path with a NUL byte, which the OS cannot take, is refused by
+        # os functions with ValueError; any other ValueError is a bug to show.
+        if "null" not in str(exc):
+            raise
+        error_line(f"a path or name holds a NUL character ({exc})")
         return EXIT_BAD_INPUT
 
 
