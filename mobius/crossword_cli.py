@@ -12,7 +12,7 @@ import typer
 from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
-from cpmodel.solver import Status, get_solver, require_usable, solver_names
+from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
 from mobius.options import MAX_TIME_LIMIT_S, finite
 
 app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.", rich_markup_mode=None,
@@ -72,10 +72,11 @@ def fill_command(
     # A length the list lacks is a wrong list, not a grid without a fill.
     words.require_lengths(light.length for light in problem.lights.lights)
     spec = solver
-    if solver.partition(":")[0] == "cpsat" and "workers" not in solver:
+    name, options = parse_spec(solver)
+    if name == "cpsat" and "workers" not in options:
         # The CLI owns the machine: give CP-SAT every core unless told otherwise.
         spec = f"{solver}{',' if ':' in solver else ':'}workers={os.cpu_count() or 1}"
-    if solver.partition(":")[0] not in solver_names("crossword"):
+    if name not in solver_names("crossword"):
         # Outside baselines (qxw) are registered by the benchmark harness, loaded only when asked for.
         from benchmarks.harness import register_outside_solvers
 
