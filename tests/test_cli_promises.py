@@ -269,9 +269,26 @@ def test_help_shows_flags_without_a_type(command: list[str]) -> None:
 PACK_ARGS = ("pack", "crossword", "--count", "6", "--width", "9", "--height", "5", "--workers", "2")
 
 
+def _processes() -> list[tuple[str, int, int]]:
+    """(pid, parent pid, process group) of every live process, from /proc."""
+    found = []
+    for stat_file in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat_file.read_text()
+        except OSError:  # gone meanwhile
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # after "pid (name) "
+        if fields[0] != "Z":  # a zombie has exited; only init's reaping is left
+            found.append((stat_file.parent.name, int(fields[1]), int(fields[2])))
+    return found
+
+
 def _group_members(pgid: int) -> list[str]:
-    found = subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, text=True)
-    return found.stdout.split()
+    return [pid for pid, _, group in _processes() if group == pgid]
+
+
+def _children(pid: int) -> list[str]:
+    return [child for child, parent, _ in _processes() if parent == pid]
 
 
 @pytest.mark.parametrize("delay", [0.6, 4.0])
@@ -296,7 +313,7 @@ def test_workers_die_with_a_killed_parent(tmp_path: Path) -> None:
     deadline = time.monotonic() + 120
     children: list[str] = []
     while time.monotonic() < deadline and len(children) < 3:  # two workers and the resource tracker
-        children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+        children = _children(proc.pid)
         time.sleep(0.1)
     assert len(children) >= 3
     proc.kill()
