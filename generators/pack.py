@@ -1,10 +1,10 @@
-"""Building a puzzle pack: jobs, executors, atomic files, resume.
+"""Building a puzzle pack: jobs, atomic files, resume.
 
 Covers: the pack directory (`manifest.json`, `puzzles/NNNN.json` and the
 exports beside them), per-puzzle seeds derived from the pack seed and the
-index, running jobs in this process, in local worker processes or on a Dask
-cluster, writing each finished puzzle at once and atomically (temporary file
-+ rename) after the independent verifier has passed it, the in-order
+index, running jobs through an executor (`executors.py`), writing each
+finished puzzle at once and atomically (temporary file + rename) after the
+independent verifier has passed it, the in-order
 duplicate pass, and `resume`, which completes an interrupted pack so that it
 equals an uninterrupted run.
 
@@ -15,8 +15,13 @@ ones. With answers unique across the pack, jobs run in index order, each
 avoiding every earlier answer. Worker counts and executors only change
 timings, which go to the manifest, never into a puzzle file.
 
-Leaves out: what a job makes (`crossword_pack.py`, `slider_pack.py`) and the
-formats of the exports (`generators/export/`).
+Safety: a directory holding files that are not a pack is refused unless
+forced; a start that fails before its first puzzle leaves nothing behind;
+files are written with the usual permissions (0666 less the umask).
+
+Leaves out: what a job makes (`crossword_pack.py`, `slider_pack.py`), where
+jobs run (`executors.py`) and the formats of the exports
+(`generators/export/`).
 """
 
 from __future__ import annotations
@@ -24,24 +29,30 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Protocol
 
 from cpmodel.errors import InputError
+from cpmodel.inputs import loads_json_bounded, read_text_bounded
+from generators.executors import Executor, JobResult, make_executor
 from generators.export.html import pack_index
-from generators.puzzles import encode
+from generators.puzzles import MAX_PUZZLE_BYTES, encode
 
 MANIFEST = "manifest.json"
 INDEX = "index.html"
 PUZZLE_DIR = "puzzles"
 BOOKLET = "pack.pdf"
+# A manifest lists per-puzzle timings: a few hundred kB for the largest packs.
+MAX_MANIFEST_BYTES = 16 << 20
+# Files are readable by everyone unless the umask says otherwise, as with open().
+FILE_MODE = 0o666
 
 
 class PackError(RuntimeError):
@@ -58,13 +69,6 @@ class Avoid:
 
     keys: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class JobResult:
-    index: int
-    puzzle: dict[str, Any]
-    wall_s: float
 
 
 class PackSpec(Protocol):
@@ -103,10 +107,15 @@ def derive_seed(seed: int, *parts: object) -> int:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a reader sees the old file or the new one, never half."""
+    """Write `data` to `path` so that a reader sees the old file or the new one, never half.
+
+    The file gets the mode open() would give it (0666 less the umask), not
+    mkstemp's private 0600.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, FILE_MODE & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -115,6 +124,13 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+@cache
+def _umask() -> int:
+    mask = os.umask(0)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
 
 
 def puzzle_path(out: Path, index: int) -> Path:
@@ -128,102 +144,17 @@ def tool_version() -> str:
         return "unknown"
 
 
-# --- executors -------------------------------------------------------------------------
-
-def _timed_job(spec: PackSpec, index: int, avoid: Avoid) -> JobResult:
-    start = time.perf_counter()
-    puzzle = spec.run_job(index, avoid)
-    return JobResult(index, puzzle, time.perf_counter() - start)
-
-
-class Executor(Protocol):
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any: ...
-    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]: ...
-    def close(self) -> None: ...
-
-
-class InlineExecutor:
-    """Runs each job in this process when its result is asked for."""
-
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any:
-        return (spec, index, avoid)
-
-    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
-        for spec, index, avoid in handles:
-            yield _timed_job(spec, index, avoid)
-
-    def close(self) -> None:
-        pass
-
-
-class LocalExecutor:
-    """Local worker processes (spawned, so no solver state is shared by fork)."""
-
-    def __init__(self, workers: int) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Future[JobResult]:
-        return self.pool.submit(_timed_job, spec, index, avoid)
-
-    def as_completed(self, handles: list[Future[JobResult]]) -> Iterator[JobResult]:
-        pending = set(handles)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-
-class DaskExecutor:
-    """Jobs on an existing Dask cluster (`mobius-puzzles[dask]`)."""
-
-    def __init__(self, scheduler: Any) -> None:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise PackError("the dask executor needs the optional extra: pip install 'mobius-puzzles[dask]'") \
-                from None
-        # A scheduler address, or a ready Client (the tests pass an in-process one).
-        self.client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-        self.owned = not isinstance(scheduler, Client)
-
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any:
-        # pure=False: the same arguments twice (a rerun) must run again.
-        return self.client.submit(_timed_job, spec, index, avoid, pure=False)
-
-    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
-        from dask.distributed import as_completed
-
-        for future in as_completed(handles):
-            yield future.result()
-
-    def close(self) -> None:
-        if self.owned:
-            self.client.close()
-
-
-def make_executor(kind: str, workers: int, scheduler: Any = None) -> Executor:
-    if kind == "dask":
-        if scheduler is None:
-            raise InputError("--executor dask needs --scheduler ADDRESS")
-        return DaskExecutor(scheduler)
-    if kind != "local":
-        raise InputError(f"unknown executor {kind!r}; expected local or dask")
-    return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
-
-
 # --- the pack directory ------------------------------------------------------------------
 
 def _read_manifest(out: Path) -> dict[str, Any] | None:
     path = out / MANIFEST
     if not path.exists():
         return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"unreadable manifest: {exc}", source=str(path)) from None
+    manifest = loads_json_bounded(read_text_bounded(path, MAX_MANIFEST_BYTES, "pack manifest"), "pack manifest",
+                                  source=str(path))
+    if not isinstance(manifest, dict):
+        raise InputError("expected a pack manifest (a JSON object)", source=str(path))
+    return manifest
 
 
 def _load_finished(spec: PackSpec, out: Path) -> dict[int, dict[str, Any]]:
@@ -234,19 +165,26 @@ def _load_finished(spec: PackSpec, out: Path) -> dict[int, dict[str, Any]]:
         if not path.exists():
             continue
         try:
-            puzzle = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            continue
-        if not spec.verify(puzzle):
+            puzzle = loads_json_bounded(read_text_bounded(path, MAX_PUZZLE_BYTES, "puzzle file"), "puzzle file")
+        except InputError:
+            continue  # damaged: made again
+        if isinstance(puzzle, dict) and not spec.verify(puzzle):
             found[index] = puzzle
     return found
 
 
-def _prepare(spec: PackSpec, out: Path, resume: bool) -> dict[int, dict[str, Any]]:
+def _prepare(spec: PackSpec, out: Path, resume: bool, force: bool = False) -> dict[int, dict[str, Any]]:
+    """The puzzles already made (with `resume`); refuses a directory that is not this pack's."""
+    if out.exists() and not out.is_dir():
+        raise PackError(f"{out} is a file, not a directory for a pack")
     manifest = _read_manifest(out)
     if manifest is None:
         if resume and out.exists() and any((out / PUZZLE_DIR).glob("*.json")):
             raise PackError(f"{out}: puzzles without a manifest; cannot tell how they were made")
+        others = _foreign_files(out)
+        if others and not force:
+            raise PackError(f"{out} holds files that are not a pack ({others}); choose an empty or new "
+                            "directory, or pass --force to write the pack among them")
         return {}
     if not resume:
         raise PackError(f"{out} already holds a pack; use --resume to complete it or choose a new directory")
@@ -256,6 +194,25 @@ def _prepare(spec: PackSpec, out: Path, resume: bool) -> dict[int, dict[str, Any
         raise PackError(f"{out}: --resume with different parameters than the pack was started with "
                         f"(it was made by: {manifest.get('command', '?')})")
     return _load_finished(spec, out)
+
+
+def _foreign_files(out: Path) -> str:
+    """A few of the entries of `out` a pack would not have made there ("" if none, or no `out`)."""
+    if not out.is_dir():
+        return ""
+    names = sorted(p.name for p in out.iterdir())
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _remove_failed_start(out: Path, created: bool) -> None:
+    """Undo a start that wrote no puzzle, so the corrected command is not refused."""
+    if created:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    (out / MANIFEST).unlink(missing_ok=True)
+    puzzles = out / PUZZLE_DIR
+    if puzzles.is_dir() and not any(puzzles.iterdir()):
+        puzzles.rmdir()
 
 
 def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[int, Mapping[str, Any]],
@@ -285,16 +242,28 @@ def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any]) -> No
 
 
 def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "local", scheduler: Any = None,
-               resume: bool = False, command: str = "",
+               resume: bool = False, force: bool = False, command: str = "",
                on_progress: Callable[[Progress], None] | None = None) -> dict[int, dict[str, Any]]:
-    """Build (or complete, with `resume`) the pack in `out`; returns the puzzles by index."""
+    """Build (or complete, with `resume`) the pack in `out`; returns the puzzles by index.
+
+    Everything that can be checked is checked before the first file is
+    written (the directory, the executor and its scheduler); a run that then
+    fails before its first puzzle leaves nothing behind. `force` writes into
+    a directory that holds other files.
+    """
     out = Path(out)
     started = time.monotonic()
-    puzzles = _prepare(spec, out, resume)
+    puzzles = _prepare(spec, out, resume, force)
+    runner = make_executor(executor, 1 if spec.sequential else workers, scheduler)
+    created = not out.exists()
+    made_before = len(puzzles)
     timings: dict[int, float] = {}
     progress = Progress(spec.count, len(puzzles), sum(int(p.get("rejected", 0)) for p in puzzles.values()))
-    _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
-    runner = make_executor(executor, 1 if spec.sequential else workers, scheduler)
+    try:
+        _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
+    except BaseException:
+        runner.abort()
+        raise
 
     def accept(result: JobResult) -> None:
         _commit(spec, out, result.index, result.puzzle)
@@ -337,6 +306,20 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     write_atomic(out / INDEX, pack_index(manifest, ordered).encode("utf-8"))
     if on_progress:
         on_progress(progress)
+    except BaseException:
+        runner.abort()
+        if len(puzzles) == made_before == 0:  # nothing to resume: as if never started
+            _remove_failed_start(out, created)
+        else:
+            _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
+        raise
+    runner.close()
+    _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
+    for index in range(spec.count):
+        for name, data in spec.exports(puzzles[index]).items():
+            write_atomic(out / PUZZLE_DIR / f"{index + 1:04d}{name}", data)
+    manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True)
+    write_atomic(out / INDEX, pack_index(manifest, [puzzles[i] for i in range(spec.count)]).encode("utf-8"))
     return puzzles
 
 

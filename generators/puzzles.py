@@ -8,8 +8,10 @@ column continues, the neighbour of every edge cell in each direction that
 leaves the rectangle, whether the surface is a paper band, and for each
 light the steps that cross a seam), each entry clued by a given clue source
 (seeded per puzzle); the canonical JSON encoding (sorted keys,
-fixed separators) that makes pack files byte-identical for the same seed.
-Leaves out: solving, choosing what to generate, writing files, and where
+fixed separators) that makes pack files byte-identical for the same seed;
+reading a puzzle file back within bounds and checking it against
+`schema/puzzle.schema.json` (`read_puzzle_file`). Leaves out: solving,
+choosing what to generate, writing files, and where
 clues come from (`clues.py`).
 """
 
@@ -17,11 +19,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Protocol
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
 
 from cpmodel.crossword.grid import Grid
 from cpmodel.crossword.lights import DIRECTIONS, Light
 from cpmodel.crossword.problem import Fill, FillProblem
+from cpmodel.errors import InputError
+from cpmodel.inputs import loads_json_bounded, read_text_bounded, shown
 from cpmodel.slider.board import SliderProblem
 from cpmodel.surface import Cell, Direction, Glue, step
 
@@ -118,3 +124,44 @@ def encode(puzzle: Mapping[str, object]) -> bytes:
     """The canonical bytes of a puzzle file."""
     return (json.dumps(puzzle, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
+
+
+# --- reading puzzle files back ---------------------------------------------------
+
+SCHEMA_PATH = Path(__file__).parent / "schema" / "puzzle.schema.json"
+# A 25x25 crossword with its clues is about 60 kB, a slider on a large board
+# a few hundred kB; anything past this is not a puzzle file.
+MAX_PUZZLE_BYTES = 4 << 20
+KINDS = ("crossword", "slider")
+
+
+def read_puzzle_file(path: str | Path) -> dict[str, Any]:
+    """A puzzle file read within bounds and checked against its JSON Schema; InputError if not one."""
+    source = str(path)
+    puzzle = loads_json_bounded(read_text_bounded(path, MAX_PUZZLE_BYTES, "puzzle JSON file"),
+                                "puzzle JSON file", source=source)
+    check_puzzle(puzzle, source)
+    return puzzle
+
+
+def check_puzzle(puzzle: object, source: str) -> None:
+    """InputError naming the first place where `puzzle` departs from the puzzle schema."""
+    if not isinstance(puzzle, dict) or puzzle.get("kind") not in KINDS:
+        raise InputError("expected a puzzle JSON object with kind crossword or slider", source=source)
+    from jsonschema.exceptions import best_match  # loaded only when a puzzle file is read
+
+    error = best_match(_validator(puzzle["kind"]).iter_errors(puzzle))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path) or "the top level"
+        raise InputError(f"not a valid {puzzle['kind']} puzzle: at {where}: {shown(error.message, 120)}",
+                         source=source)
+
+
+@cache
+def _validator(kind: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    # The kind is known, so check against its branch alone: the errors of a
+    # "oneOf" of both kinds would only say that neither matched.
+    return Draft202012Validator({"$ref": f"#/$defs/{kind}", "$defs": schema["$defs"]})

@@ -12,10 +12,11 @@ import typer
 from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
-from cpmodel.solver import Status, get_solver, require_usable
+from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
+from mobius.options import MAX_TIME_LIMIT_S, finite
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
-app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.",
+app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.", rich_markup_mode=None,
                   no_args_is_help=True)
 
 GridArg = Annotated[Path, typer.Argument(help="Grid file: plain text, JSON or Qxw .qxw.")]
@@ -53,7 +54,8 @@ def fill_command(
     dictionary: Annotated[str, typer.Option("--dict", help="Word list: en, en-small, words, or a file.")] = "en",
     solver: Annotated[str, typer.Option(help="reference or cpsat (options: name:key=value,...).")] = "reference",
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, max=MAX_TIME_LIMIT_S, callback=finite,
+                                                        help="Seconds for the whole solve, set-up included.")] = None,
     min_score: Annotated[int, typer.Option("--min-score", min=0, max=100, help="Skip words scored lower.")] = 0,
     min_length: MinLengthOpt = DEFAULT_MIN_LENGTH,
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two lights.")] = False,
@@ -79,10 +81,18 @@ def fill_command(
                    f"(--no-clues uses them all)", err=True)
     problem = FillProblem(g, words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
                                               min_score=min_score))
+    # A length the list lacks is a wrong list, not a grid without a fill.
+    words.require_lengths(light.length for light in problem.lights.lights)
     spec = solver
-    if solver.partition(":")[0] == "cpsat" and "workers" not in solver:
+    name, options = parse_spec(solver)
+    if name == "cpsat" and "workers" not in options:
         # The CLI owns the machine: give CP-SAT every core unless told otherwise.
         spec = f"{solver}{',' if ':' in solver else ':'}workers={os.cpu_count() or 1}"
+    if name not in solver_names("crossword"):
+        # Outside baselines (qxw) are registered by the benchmark harness, loaded only when asked for.
+        from benchmarks.harness import register_outside_solvers
+
+        register_outside_solvers()
     engine = get_solver("crossword", spec)
     require_usable(engine, problem)
     result = engine.solve(problem, time_limit=time_limit, seed=seed)

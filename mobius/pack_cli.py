@@ -1,73 +1,121 @@
-"""`mobius pack crossword|slider`: batch-generate a puzzle pack."""
+"""`mobius pack crossword|slider`: batch-generate a puzzle pack.
+
+Covers: the two commands, their options (bounded, so a 20-digit count or
+worker number is refused at once), checking what can be checked before the
+pack directory is touched (dictionary, board, pattern size, executor), the
+progress bar, and interruptions: Ctrl-C or SIGTERM at any moment prints one
+line and keeps every finished puzzle for `--resume` (the workers ignore
+SIGINT and die with this process). Leaves out: building packs
+(`generators.pack`) and what a puzzle is (`generators.*_pack`).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
+import signal
 import sys
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from cpmodel.errors import InputError
-from generators.pack import PackError, build_pack
-from generators.pack import Progress as PackProgress
+from mobius.options import MAX_TIME_LIMIT_S, finite
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
-app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True)
-console = Console(stderr=True)
+app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True, rich_markup_mode=None)
+
+# Packs are files a person plays through; past this a count is a typo, and
+# puzzle ids stay four digits.
+MAX_COUNT = 9999
+# More local workers than this only adds start-up time on any machine here;
+# a Dask cluster takes at most this many jobs at once from one pack too.
+MAX_WORKERS = 1024
+ALL_CORES = os.cpu_count() or 1
+EXIT_INTERRUPTED = 130
+
 
 OutOpt = Annotated[Path, typer.Option("--out", help="Pack directory to create (or complete with --resume).")]
-CountOpt = Annotated[int, typer.Option("--count", min=1, help="Number of puzzles.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Pack seed; every random choice flows from it.")]
-WorkersOpt = Annotated[int, typer.Option("--workers", min=1, help="Parallel jobs (default: all cores).")]
+CountOpt = Annotated[int, typer.Option("--count", min=1, max=MAX_COUNT, help="Number of puzzles.")]
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1,
+                                      help="Pack seed; every random choice flows from it.")]
+WorkersOpt = Annotated[int, typer.Option("--workers", min=1, max=MAX_WORKERS,
+                                         help="Parallel jobs (default: all cores).")]
 ExecutorOpt = Annotated[str, typer.Option("--executor", help="local (processes) or dask.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address.")]
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Complete an interrupted pack in --out.")]
-
-EXIT_INTERRUPTED = 130
-ALL_CORES = os.cpu_count() or 1
+ForceOpt = Annotated[bool, typer.Option("--force", help="Write the pack into a directory that holds other files.")]
 
 
-def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | None, resume: bool) -> None:
+def _time_limit_option(what: str) -> Any:
+    return typer.Option("--time-limit", min=0.1, max=MAX_TIME_LIMIT_S, callback=finite, help=f"Seconds {what}.")
+
+
+def say(message: str) -> None:
+    """One line on stderr, never wrapped to the terminal's width."""
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM ends the run like Ctrl-C: one line, finished puzzles kept."""
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | None, resume: bool,
+         force: bool) -> None:
+    from rich.console import Console
+
+    from generators.pack import PackError, build_pack
+
     command = " ".join(["mobius", *map(shlex.quote, sys.argv[1:])])
+    console = Console(stderr=True)
+    try:
+        with sigterm_as_interrupt(), _progress_bar(console, spec) as show:
+            puzzles = build_pack(spec, out, workers=workers, executor=executor, scheduler=scheduler, resume=resume,
+                                 force=force, command=command, on_progress=show)
+    except PackError as exc:
+        raise InputError(str(exc)) from None
+    except KeyboardInterrupt:
+        done = len(list((out / "puzzles").glob("*.json")))
+        say(f"interrupted: {done} of {spec.count} puzzles are written in {out}; "
+            f"finish with the same command and --resume" if done else "interrupted: no puzzle was written")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    skipped = sum(group["count"] for group in manifest.get("skipped_exports", []))
+    say(f"wrote {len(puzzles)} {spec.kind} puzzles to {out} ({rejected} rejected along the way); "
+        f"manifest: {out / 'manifest.json'}" + (f"; {skipped} exports skipped, listed in it" if skipped else ""))
+
+
+@contextmanager
+def _progress_bar(console: Any, spec: Any) -> Iterator[Any]:
+    """A live bar on a terminal; nothing in logs and pipes, where the closing line says it all."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
+        TimeRemainingColumn
+
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("rejected {task.fields[rejected]}"), TimeElapsedColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=False) as bar:
+    with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"{spec.kind} puzzles", total=spec.count, rejected=0)
 
-        def show(p: PackProgress) -> None:
+        def show(p: Any) -> None:
             done = p.exported if p.phase == "exports" else p.done
             bar.update(task, description=f"{spec.kind} {p.phase}", completed=done, rejected=p.rejected)
-            seen["skipped"] = p.skipped_exports
 
-        seen = {"skipped": 0}
-
-        try:
-            puzzles = build_pack(spec, out, workers=workers, executor=executor, scheduler=scheduler, resume=resume,
-                                 command=command, on_progress=show)
-        except PackError as exc:
-            raise InputError(str(exc)) from None
-        except KeyboardInterrupt:
-            done = len(list((out / "puzzles").glob("*.json")))
-            console.print(f"interrupted: {done} of {spec.count} puzzles are written in {out}; "
-                          f"finish with the same command and --resume")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-    rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
-    skipped = f"; {seen['skipped']} exports skipped, listed in it" if seen["skipped"] else ""
-    console.print(f"wrote {len(puzzles)} {spec.kind} puzzles to {out} ({rejected} rejected along the way); "
-                  f"manifest: {out / 'manifest.json'}{skipped}")
+        yield show
 
 
 @app.command("crossword")
@@ -83,12 +131,12 @@ def crossword_command(
     solver: Annotated[str, typer.Option("--solver", help="reference or cpsat (name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds per fill attempt.")] = 10.0,
+    time_limit: Annotated[float, _time_limit_option("per fill attempt")] = 10.0,
     unique_answers: Annotated[bool, typer.Option("--unique-answers",
                                                  help="No answer repeated across the pack (runs in order).")] = False,
-    max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=0,
+    max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=-1, max=50,
                                                     help="Per light; -1 for no limit.")] = 1,
-    max_length: Annotated[int, typer.Option("--max-length", min=0,
+    max_length: Annotated[int, typer.Option("--max-length", min=0, max=50,
                                             help="Longest light (0: the grid's longer side).")] = 0,
     clues: CluesOpt = None,
     no_clues: NoCluesOpt = False,
@@ -97,8 +145,10 @@ def crossword_command(
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Generate crosswords: seeded patterns on the surface, filled and verified."""
+    from cpmodel.solver import get_solver
     from cpmodel.surface import surface as find_surface
     from generators.crossword_pack import CrosswordPackSpec
 
@@ -109,9 +159,14 @@ def crossword_command(
     spec = CrosswordPackSpec(count, width, height, surface_name, dictionary, min_score, solver, seed, time_limit,
                              unique_answers, max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None)
-    spec = replace(spec, **clue_options(clues, no_clues, ban, allow))
-    spec.words()  # a bad dictionary or word file fails here, before any worker starts
-    _run(spec, out, workers, executor, scheduler, resume)
+    with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as bar:
+        task = bar.add_task(f"{spec.kind} puzzles", total=spec.count, rejected=0)
+
+        def show(p: Any) -> None:
+            done = p.exported if p.phase == "exports" else p.done
+            bar.update(task, description=f"{spec.kind} {p.phase}", completed=done, rejected=p.rejected)
+
+        yield show
 
 
 @app.command("slider")
@@ -120,20 +175,23 @@ def slider_command(
     board: Annotated[str, typer.Option("--board", help="Preset (ring, grid:3x3, …) or board file.")] = "ring",
     count: CountOpt = 10,
     depth: Annotated[str, typer.Option("--depth", help="Optimal lengths MIN..MAX, spread evenly.")] = "4..12",
-    blanks: Annotated[int, typer.Option("--blanks", min=1)] = 1,
+    blanks: Annotated[int, typer.Option("--blanks", min=1, max=64)] = 1,
     solver: Annotated[str, typer.Option("--solver", help="bfs, astar, idastar or cpsat (default idastar; "
                                                          "bfs with several blanks).")] = "",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds per solve.")] = 60.0,
+    time_limit: Annotated[float, _time_limit_option("per solve")] = 60.0,
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
+    force: ForceOpt = False,
 ) -> None:
     """Generate slider puzzles with exact optimal lengths and their solutions."""
+    from cpmodel.solver import get_solver
     from generators.slider_pack import SliderPackSpec, parse_depths
 
     low, high = parse_depths(depth)
     spec = SliderPackSpec(count, board, low, high, blanks, solver, seed, time_limit)
-    spec.load_board()  # a bad board fails here, before any worker starts
-    _run(spec, out, workers, executor, scheduler, resume)
+    get_solver("slider", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
+    spec.load_board()  # so does a bad board
+    _run(spec, out, workers, executor, scheduler, resume, force)

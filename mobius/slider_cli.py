@@ -14,13 +14,11 @@ from __future__ import annotations
 import json
 import time
 from decimal import Decimal
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
-from cpmodel.slider.group import BoardFacts, inspect, is_reachable
-from cpmodel.slider.verify import verify
 from cpmodel.solver import (
     Solver,
     SolveResult,
@@ -30,7 +28,10 @@ from cpmodel.solver import (
     require_usable,
 )
 
-app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True)
+if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
+    from cpmodel.slider.group import BoardFacts
+
+app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True, rich_markup_mode=None)
 
 BoardArg = Annotated[str, typer.Argument(
     help="A preset (ring, grid:RxC, cycle:N, theta0, path:N, petersen) or a board file (JSON or edge list).")]
@@ -143,6 +144,9 @@ def solve_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a slider puzzle. Exit 0 solved, 1 unreachable, 2 bad input, 3 timeout, 4 internal error."""
+    from cpmodel.slider.group import is_reachable
+    from cpmodel.slider.verify import verify
+
     problem = build_problem(board, start, goal, blanks)
     engine = choose_solver(solver, blanks)
     require_usable(engine, problem)
@@ -175,6 +179,8 @@ def solve_command(
 @app.command("check")
 def check_command(board: BoardArg, start: StartOpt, goal: GoalOpt = None, as_json: JsonOpt = False) -> None:
     """Decide without search whether the goal is reachable (one blank). Exit 0 reachable, 1 not."""
+    from cpmodel.slider.group import is_reachable
+
     reachable, reason = is_reachable(build_problem(board, start, goal, blanks=1))
     emit({"reachable": reachable, "reason": reason}, as_json,
          [f"{'reachable' if reachable else 'unreachable'}: {reason}"])
@@ -203,6 +209,8 @@ def facts_lines(label: str, facts: BoardFacts) -> list[str]:
 @app.command("inspect")
 def inspect_command(board: BoardArg, as_json: JsonOpt = False) -> None:
     """Facts about BOARD: size, 2-connectivity, bipartiteness, puzzle group, components, preset twins."""
+    from cpmodel.slider.group import inspect
+
     loaded = load_board(board)
     facts = inspect(loaded)
     emit(facts.to_json(), as_json, facts_lines(loaded.label, facts))
