@@ -285,9 +285,15 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
             for result in runner.as_completed([runner.submit(spec, i, Avoid()) for i in todo]):
                 accept(result)
         _deduplicate(spec, runner, puzzles, accept)
-    finally:
-        runner.close()
-        _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
+    except BaseException:
+        runner.abort()
+        if len(puzzles) == made_before == 0:  # nothing to resume: as if never started
+            _remove_failed_start(out, created)
+        else:
+            _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
+        raise
+    runner.close()
+    _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
     # The exporters (reportlab among them) load only when a pack gets as far as writing its exports.
     from generators.pack_exports import write_exports
 
@@ -306,20 +312,6 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     write_atomic(out / INDEX, pack_index(manifest, ordered).encode("utf-8"))
     if on_progress:
         on_progress(progress)
-    except BaseException:
-        runner.abort()
-        if len(puzzles) == made_before == 0:  # nothing to resume: as if never started
-            _remove_failed_start(out, created)
-        else:
-            _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
-        raise
-    runner.close()
-    _write_manifest(spec, out, command, puzzles, timings, started, complete=False)
-    for index in range(spec.count):
-        for name, data in spec.exports(puzzles[index]).items():
-            write_atomic(out / PUZZLE_DIR / f"{index + 1:04d}{name}", data)
-    manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True)
-    write_atomic(out / INDEX, pack_index(manifest, [puzzles[i] for i in range(spec.count)]).encode("utf-8"))
     return puzzles
 
 
