@@ -185,6 +185,7 @@ def adjusted(
 def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
     """The words of a `--ban`/`--allow` file: one word or phrase a line, normalised; '#' starts a comment."""
     source = os.fspath(path)
+    _stamp(source, Path(source))  # a regular file of bounded size: no FIFO blocks the read
     text = _decode(source, _read_bytes(Path(source)))
     words = set()
     for number, line in enumerate(text.split("\n"), start=1):

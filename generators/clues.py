@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cpmodel.errors import InputError
+from cpmodel.inputs import read_text_bounded, text_lines
 from dictionaries import WordList, adjusted, normalise
 from dictionaries.wordlist import EN_CLUES_PATH
 
@@ -48,6 +49,9 @@ ENDINGS = frozenset({"S", "ES", "ED", "D", "ING", "ER", "ERS", "Y"})
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 ClueLines = tuple[tuple[str, str], ...]
+# A clue for every word of the largest published lists is a few MB; past this
+# a file is not a clue file.
+MAX_CLUE_FILE_BYTES = 64 << 20
 
 
 def read_clue_file(path: str | Path) -> ClueLines:
@@ -57,16 +61,9 @@ def read_clue_file(path: str | Path) -> ClueLines:
     a word, a tab and a non-empty clue, or InputError names the line.
     """
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such clue file (expected WORD<TAB>clue lines)", source=source) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a clue file", source=source) from None
-    except UnicodeDecodeError:
-        raise InputError("clue file is not UTF-8 text", source=source) from None
+    text = read_text_bounded(path, MAX_CLUE_FILE_BYTES, "clue file (WORD<TAB>clue lines)")
     lines = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text_lines(text), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         word, tab, clue = line.partition("\t")

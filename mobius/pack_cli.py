@@ -118,6 +118,16 @@ def _progress_bar(console: Any, spec: Any) -> Iterator[Any]:
         yield show
 
 
+def _check_patterns(spec: Any) -> None:
+    """The grid size and rules admit a pattern: found out here, not in a worker."""
+    from generators.patterns import PatternError, generate_pattern
+
+    try:
+        generate_pattern(spec.pattern_spec(), spec.seed)
+    except PatternError as exc:
+        raise InputError(f"--width {spec.width} --height {spec.height} --surface {spec.surface}: {exc}") from None
+
+
 @app.command("crossword")
 def crossword_command(
     out: OutOpt,
@@ -159,14 +169,11 @@ def crossword_command(
     spec = CrosswordPackSpec(count, width, height, surface_name, dictionary, min_score, solver, seed, time_limit,
                              unique_answers, max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None)
-    with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as bar:
-        task = bar.add_task(f"{spec.kind} puzzles", total=spec.count, rejected=0)
-
-        def show(p: Any) -> None:
-            done = p.exported if p.phase == "exports" else p.done
-            bar.update(task, description=f"{spec.kind} {p.phase}", completed=done, rejected=p.rejected)
-
-        yield show
+    get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
+    spec = replace(spec, **clue_options(clues, no_clues, ban, allow))
+    spec.words()  # so does a bad dictionary or word file
+    _check_patterns(spec)
+    _run(spec, out, workers, executor, scheduler, resume, force)
 
 
 @app.command("slider")
