@@ -252,14 +252,6 @@ def transpose_map(board: Board, goal: State) -> tuple[int, ...] | None:
     return mirror if mirror[goal.index(BLANK)] == goal.index(BLANK) else None
 
 
-def _mirrored(view: AdditiveView, goal: State, mirror: tuple[int, ...]) -> AdditiveView:
-    """The view looked up on the mirrored state: tile t on v acts as tile σ(t) on mirror[v]."""
-    home = _tile_vertex(goal)
-    sigma = [goal[mirror[home[t]]] for t in range(len(goal))]
-    return AdditiveView(view.table, view.base, tuple(view.group[sigma[t]] for t in range(len(goal))),
-                        tuple(view.weight[sigma[t]] for t in range(len(goal))), mirror)
-
-
 def make_heuristic(name: str, board: Board, goal: State, *, engine: str = "compiled",
                    partition: Partition | None = None, reflect: bool = True, store: TableStore | None = None,
                    deadline: float = math.inf, progress: Any = None) -> Estimator:

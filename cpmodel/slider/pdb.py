@@ -60,9 +60,11 @@ MAX_GROUP_TILES = 8
 # Tables up to this many entries take a byte each (the 6-tile groups of the
 # 15-puzzle: 5.8 M); larger ones 4 bits (the 7- and 8-tile groups: 58 M, 519 M).
 BYTE_ENTRIES_MAX = 1 << 24
-# Abstract states expanded per compiled call: ~0.05-0.2 s of work, so a
-# deadline is overshot by a fraction of that and Ctrl-C lands promptly.
-CHUNK_EXPANSIONS = 1 << 19
+# Work per compiled call, so that a deadline is overshot by a fraction of it
+# and Ctrl-C lands promptly: abstract states expanded (~20 ms of CPU) and
+# mark words scanned where the frontier is sparse (~5 ms).
+CHUNK_EXPANSIONS = 1 << 17
+CHUNK_WORDS = 1 << 20
 UNSEEN, CLOSED = 0, 1
 FIELDS_PER_WORD = 32  # 2-bit marks in an int64 word
 
@@ -365,7 +367,8 @@ def expand_chunk(markers: np.ndarray, table: np.ndarray, base: int, bits: int, s
                  move_start: np.ndarray, move_index: np.ndarray, move_to: np.ndarray, move_mask: np.ndarray,
                  move_comp: np.ndarray, move_v: np.ndarray, move_q: np.ndarray, fact: np.ndarray,
                  home_dist: np.ndarray, out: np.ndarray) -> None:
-    """Expand up to `budget` frontier states (mark `current`) from state `start` on.
+    """Expand up to `budget` frontier states (mark `current`) from state `start` on, scanning at most
+    `CHUNK_WORDS` words of marks.
 
     out = [state to resume from (= number of states when the level is done), states expanded, states reached].
     """
@@ -379,7 +382,11 @@ def expand_chunk(markers: np.ndarray, table: np.ndarray, base: int, bits: int, s
     expanded = 0
     reached = 0
     s = start
+    words_left = CHUNK_WORDS
     while s < total:
+        words_left -= 1
+        if words_left < 0:
+            break
         w = s >> 5
         word = markers[w]
         lo = word & lows
@@ -423,7 +430,7 @@ def expand_chunk(markers: np.ndarray, table: np.ndarray, base: int, bits: int, s
             set_mark(markers, state, CLOSED)
             expanded += 1
         s = (w + 1) << 5
-    out[0], out[1], out[2] = total, expanded, reached
+    out[0], out[1], out[2] = min(s, total), expanded, reached
 
 
 @njit(cache=True)

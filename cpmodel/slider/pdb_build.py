@@ -1,9 +1,9 @@
 """Building the compact pattern databases of a whole partition, resumably,
 in the caller's store; loading finished ones.
 
-Covers: `CompactTables` (every group's 4-bit table end to end, with where each
-starts), `load_tables` (finished tables only: from this process's memory or
-the store, memory-mapped), `build_tables` (the level search of `pdb.py` group
+Covers: `CompactTables` (every group's table end to end, with where each
+starts and its width), `load_tables` (finished tables only: from this
+process's memory or the store, memory-mapped), `build_tables` (the level search of `pdb.py` group
 after group, in chunks between which the deadline is checked and progress is
 reported) and `build_status`. With a store the build works on files in the
 store's work directory — the table, the 2-bit marks of the group being
@@ -43,10 +43,10 @@ from cpmodel.slider.pdb import (
     check_group,
     count_open,
     count_saturated,
+    entry_bits,
     expand_chunk,
     goal_state,
     group_layout,
-    entry_bits,
     lower_entry,
     set_mark,
 )
@@ -115,7 +115,7 @@ def build_status(board: Board, goal: State, partition: Partition, store: TableSt
     if key in _PARTIAL:
         return _PARTIAL[key].reached_all(), total
     if store is not None:
-        progress = _read_progress(store.work_dir(key))
+        progress = _read_progress(store.work_dir(key, create=False))
         if progress is not None:
             return progress["reached_done"] + progress["reached"], total
     return 0, total

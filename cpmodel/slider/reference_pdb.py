@@ -97,9 +97,9 @@ def _expand_level(cfg: np.ndarray, rep: np.ndarray, n: int, place: np.ndarray, r
     flat = reps.ravel()
     out_cfg, out_rep = [], []
     for i in range(len(place)):
-        check_deadline(deadline)  # a middle level of a 6-tile group takes seconds
         p = pos[:, i]
         for j in range(nbr.shape[1]):
+            check_deadline(deadline)  # a middle level of a 6-tile group takes seconds
             q = nbr[p, j]
             ok = flat[row + q] == rep
             pi, qi = p[ok], q[ok]
@@ -135,10 +135,13 @@ def build_pattern_table(board: Board, goal: State, pattern: Sequence[int],
     rep = np.array([reps[goal_mask, goal.index(BLANK)]], dtype=np.int64)
     depth = 0
     while cfg.size:
+        # each step of a middle level of a 6-tile group takes up to a second on a busy machine
+        check_deadline(deadline)
         np.bitwise_or.at(seen, cfg, (1 << rep).astype(bit_type))
         fresh = table[cfg] == UNSEEN  # first reach of a placement = min over blank components
         table[cfg[fresh]] = depth
         cfg, rep = _expand_level(cfg, rep, n, place, reps, nbr, deadline)
+        check_deadline(deadline)
         new = ((seen[cfg] >> rep.astype(bit_type)) & 1) == 0
         key = _distinct(cfg[new] * n + rep[new])
         cfg, rep = key // n, key % n
