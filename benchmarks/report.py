@@ -242,7 +242,7 @@ def counters_table(records: Sequence[Record], solvers: Sequence[str]) -> str | N
     if not keys and not timeouts:
         return None
     header = [f"{stat} {how}" for stat in keys for how in ("median", "mean")] + ["timeouts", "max overshoot s"]
-    lines = ["| Solver | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
+    lines = ["| Solver (counters) | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
     for solver in solvers:
         mine = [r for r in records if r.solver == solver]
         cells = []
