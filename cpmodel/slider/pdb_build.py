@@ -190,6 +190,7 @@ class _Build:
                                                   "expanded": 0, "reached": 0, "reached_done": 0, "seconds": 0.0,
                                                   "saturated": []}
         self.table = self._open_table(fresh=saved is None)
+        self._marks: tuple[int, np.ndarray] | None = None
         self._save_progress()
 
     def _open_table(self, fresh: bool) -> np.ndarray:
@@ -202,12 +203,18 @@ class _Build:
         return np.lib.format.open_memmap(path, mode="r+")
 
     def _open_marks(self, group: int) -> np.ndarray:
-        words = -(-self.layouts[group].states // FIELDS_PER_WORD)
-        if self.work is None:
-            return np.zeros(words, dtype=np.int64)
-        path = self.work / f"marks-{group}.bin"
-        # a new file is all zeros (unseen) without writing them
-        return np.memmap(path, dtype=np.int64, mode="r+" if path.exists() else "w+", shape=(words,))
+        """The marks of `group`'s search: kept on this build between runs (a build cut short in memory
+        continues from them), reopened from the work directory by a new one."""
+        if self._marks is None or self._marks[0] != group:
+            words = -(-self.layouts[group].states // FIELDS_PER_WORD)
+            if self.work is None:
+                marks = np.zeros(words, dtype=np.int64)
+            else:
+                path = self.work / f"marks-{group}.bin"
+                # a new file is all zeros (unseen) without writing them
+                marks = np.memmap(path, dtype=np.int64, mode="r+" if path.exists() else "w+", shape=(words,))
+            self._marks = (group, marks)
+        return self._marks[1]
 
     def _save_progress(self) -> None:
         if self.work is None:
@@ -272,8 +279,9 @@ class _Build:
         state.update(group=g + 1, depth=0, resume=0, expanded=0, reached=0,
                      reached_done=state["reached_done"] + state["reached"])
         self._save_progress()
+        del marks
+        self._marks = None
         if self.work is not None:
-            del marks
             (self.work / f"marks-{g}.bin").unlink()
 
     def close(self) -> None:
