@@ -28,6 +28,8 @@ from cpmodel.slider.board import (
 )
 from cpmodel.slider.verify import verify
 from cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec, require_usable
+from cpmodel.store import attach_tables
+from generators.cache import user_store
 from generators.pack import Avoid, PackError, derive_seed
 from generators.puzzles import slider_puzzle
 
@@ -89,7 +91,7 @@ class SliderPackSpec:
         board = self.load_board()
         goal = default_goal(board, self.blanks)
         target = self.depth_of(index)
-        solver = get_solver("slider", self.solver_spec)
+        solver = attach_tables(get_solver("slider", self.solver_spec), user_store())  # this machine's cache
         for attempt in range(MAX_START_ATTEMPTS):
             seed = derive_seed(self.seed, index, attempt)
             start = random_walk(board, goal, target + WALK_EXCESS_STEP * (attempt // 20), random.Random(seed))

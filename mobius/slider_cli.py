@@ -1,12 +1,16 @@
-"""`mobius slider …`: solve, check and inspect slider puzzles on graphs.
+"""`mobius slider …`: solve, check and inspect slider puzzles on graphs, and
+prepare their pattern databases.
 
-Covers: the `solve`, `check` and `inspect` commands, their plain and JSON
-output, and their exit codes — 0 solved / reachable, 1 unreachable, 2 bad
+Covers: the `solve`, `check`, `inspect` and `prepare` commands, their plain
+and JSON output, and their exit codes — 0 solved / reachable, 1 unreachable, 2 bad
 input (an `InputError`, printed as one line by `mobius.cli.main`), 3 timeout,
 4 internal error: a solver reported an error, or returned moves that the
 independent `verify` rejects (details on stderr; such moves are never
-printed). BOARD is a preset name or a board file everywhere. Leaves out:
-modelling, solvability and solving, which live in `cpmodel.slider`.
+printed). BOARD is a preset name or a board file everywhere. The solvers
+keep their tables in the user's cache (`generators.cache`); `prepare` builds
+them up front with a progress bar (exit 0 built, 3 stopped at its time
+limit, 130 interrupted — both keep what was built). Leaves out: modelling,
+solvability and solving, which live in `cpmodel.slider`.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 import typer
 
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
+from cpmodel.slider.deadline import DeadlineExceeded, deadline_of
 from cpmodel.solver import (
     Solver,
     SolveResult,
@@ -27,6 +32,8 @@ from cpmodel.solver import (
     get_solver,
     require_usable,
 )
+from cpmodel.store import attach_tables
+from generators.cache import user_cache_dir, user_store
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
     from cpmodel.slider.group import BoardFacts
@@ -57,8 +64,9 @@ def build_problem(board_spec: str, start: str, goal: str | None, blanks: int) ->
 
 
 def choose_solver(spec: str | None, blanks: int) -> Solver:
-    """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`."""
-    return get_solver("slider", spec or default_slider_solver(blanks))
+    """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`,
+    keeping its tables in the user's cache."""
+    return attach_tables(get_solver("slider", spec or default_slider_solver(blanks)), user_store())
 
 
 def emit(payload: dict[str, object], as_json: bool, lines: list[str]) -> None:
@@ -214,3 +222,51 @@ def inspect_command(board: BoardArg, as_json: JsonOpt = False) -> None:
     loaded = load_board(board)
     facts = inspect(loaded)
     emit(facts.to_json(), as_json, facts_lines(loaded.label, facts))
+
+
+# --- prepare -------------------------------------------------------------------------
+
+EXIT_INTERRUPTED = 130  # the shell's code for a Ctrl-C
+
+
+@app.command("prepare")
+def prepare_command(
+    board: BoardArg,
+    partition: Annotated[Optional[str], typer.Option(
+        "--partition", help="A preset (7-8 or 6-6-3 on grid:4x4, 4-4 on grid:3x3) or tile groups such as "
+                            "1-2-3/4-5-6. Default: the engine's preset.")] = None,
+    goal: GoalOpt = None,
+    engine: Annotated[str, typer.Option(
+        "--engine", help="compiled (the solvers' default) or python: whose tables to build.")] = "compiled",
+    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+) -> None:
+    """Build the pattern databases of BOARD into the cache, with a progress bar. An interrupted build
+    (Ctrl-C, the time limit) keeps what it did; the same command continues it."""
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from cpmodel.slider.heuristics import make_heuristic, resolve_partition
+
+    loaded = load_board(board)
+    goal_state = default_goal(loaded) if goal is None else parse_state(goal, loaded, "goal")
+    groups = resolve_partition(loaded, goal_state, partition, engine)
+    began = time.perf_counter()
+    columns = ("[progress.description]{task.description}", BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("pattern databases", total=None)
+
+        def advance(done: int, total: int, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=what)
+
+        try:
+            heuristic = make_heuristic("pdb", loaded, goal_state, engine=engine, partition=groups,
+                                       store=user_store(), deadline=deadline_of(time_limit), progress=advance)
+        except KeyboardInterrupt:
+            typer.echo("interrupted: what was built is kept; run the same command to continue", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except DeadlineExceeded:
+            typer.echo(f"stopped at the time limit ({time_limit:g} s): what was built is kept; "
+                       "run the same command to continue", err=True)
+            raise typer.Exit(EXIT_TIMEOUT) from None
+    typer.echo(f"{heuristic.name} tables for {loaded.label} ready in {user_cache_dir()} "
+               f"({time.perf_counter() - began:.1f} s)")
