@@ -32,8 +32,6 @@ from cpmodel.solver import (
     get_solver,
     require_usable,
 )
-from cpmodel.store import attach_tables
-from generators.cache import user_cache_dir, user_store
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
     from cpmodel.slider.group import BoardFacts
@@ -66,6 +64,9 @@ def build_problem(board_spec: str, start: str, goal: str | None, blanks: int) ->
 def choose_solver(spec: str | None, blanks: int) -> Solver:
     """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`,
     keeping its tables in the user's cache."""
+    from cpmodel.store import attach_tables  # numpy: loaded only by the commands that solve
+    from generators.cache import user_store
+
     return attach_tables(get_solver("slider", spec or default_slider_solver(blanks)), user_store())
 
 
@@ -243,6 +244,8 @@ def prepare_command(
     """Build the pattern databases of BOARD into the cache, with a progress bar. An interrupted build
     (Ctrl-C, the time limit) keeps what it did; the same command continues it."""
     from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from generators.cache import user_cache_dir, user_store
 
     from cpmodel.slider.heuristics import make_heuristic, resolve_partition
 
