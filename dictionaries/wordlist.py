@@ -178,7 +178,8 @@ def adjusted(
     if kept.keys() == set(words.words):
         return words
     if not kept:
-        raise DictionaryError(f"{words.name}: no words left after the ban list and the clue filter")
+        raise DictionaryError(f"{words.name}: no words left after the ban list and the clue filter "
+                              "(to fill with words that have no clue: --no-clues, or give clues with --clues FILE)")
     return from_words(list(kept), list(kept.values()), name=words.name)
 
 

@@ -27,7 +27,7 @@ EXIT_DISAGREEMENT = 1
 # with them the solvers and matplotlib) just to print itself; a test keeps
 # this list equal to `benchmarks.suites.SUITES`.
 SUITE_NAMES = ("xw-vanbeek", "xw-mobius", "xw-surfaces", "slider-ring", "slider-3x3", "slider-korf",
-               "slider-korf10", "quick")
+               "slider-korf10", "slider-cpsat", "slider-cpsat-ablation", "slider-pdb-build", "slider-limits", "quick")
 MAX_REPEATS = 1000
 MAX_JOBS = 256
 

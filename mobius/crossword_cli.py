@@ -74,6 +74,8 @@ def fill_command(
     g = read_grid(grid, surface)
     options = clue_options(clues, no_clues, ban, allow)
     listed = adjusted(load(dictionary, min_score=min_score), ban=options["ban"], allow=options["allow"])
+    # A length the list lacks is a wrong list, not a grid without a fill.
+    listed.require_lengths(light.length for light in find_lights(g, min_length).lights)
     bank = load_bank(options["extra_clues"]) if options["clues"] else None
     words = clued_words(listed, bank) if bank is not None else listed
     if len(words) < len(listed):
@@ -81,8 +83,6 @@ def fill_command(
                    f"(--no-clues uses them all)", err=True)
     problem = FillProblem(g, words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
                                               min_score=min_score))
-    # A length the list lacks is a wrong list, not a grid without a fill.
-    words.require_lengths(light.length for light in problem.lights.lights)
     spec = solver
     name, options = parse_spec(solver)
     if name == "cpsat" and "workers" not in options:
