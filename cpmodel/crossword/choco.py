@@ -39,8 +39,9 @@ PREPASSES = ("ac3", "none")
 # word ids (their domains are scattered), full arc consistency (Régin) costs
 # a matching per change over thousands of values; DEFAULT is Choco's mix.
 ALLDIFF = ("DEFAULT", "BC", "AC")
-# Choco reads a duration string; whole milliseconds are plenty.
-MIN_LIMIT_MS = 1
+# Choco reads a duration string such as "2.5s" ("2500ms" is silently read
+# as no limit at all); a millisecond is the least it is handed.
+MIN_LIMIT_S = 0.001
 
 
 def choco_refusal() -> str | None:
@@ -51,7 +52,7 @@ def choco_refusal() -> str | None:
 
 
 def choco_limit(seconds: float) -> str:
-    return f"{max(MIN_LIMIT_MS, int(seconds * 1000))}ms"
+    return f"{max(MIN_LIMIT_S, seconds):.3f}s"
 
 
 def choco_status(solver: Any, found: bool) -> Status:
