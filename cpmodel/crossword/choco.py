@@ -22,102 +22,51 @@ breaks ties by variable order, so runs are the same for every seed).
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import io
-import math
 import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cpmodel.crossword import reference
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.tables import FillTables, fill_from_codes, fill_tables
-from cpmodel.solver import SolveResult, SolverBase, Status, option
+from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status
+from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
+from cpmodel.crossword.tables import FillTables
+from cpmodel.solver import Status, option
 
-PREPASSES = ("ac3", "none")
 # Choco's all-different propagators: bound consistency is cheap but blind on
 # word ids (their domains are scattered), full arc consistency (Régin) costs
 # a matching per change over thousands of values; DEFAULT is Choco's mix.
 ALLDIFF = ("DEFAULT", "BC", "AC")
-# Choco reads a duration string such as "2.5s" ("2500ms" is silently read
-# as no limit at all); a millisecond is the least it is handed.
-MIN_LIMIT_S = 0.001
-
-
-def choco_refusal() -> str | None:
-    """Why pychoco cannot run here, or None (shared with the slider backend)."""
-    if importlib.util.find_spec("pychoco") is None:
-        return "the pychoco package is not installed (pip install 'mobius-puzzles[choco]')"
-    return None
-
-
-def choco_limit(seconds: float) -> str:
-    return f"{max(MIN_LIMIT_S, seconds):.3f}s"
-
-
-def choco_status(solver: Any, found: bool) -> Status:
-    """SOLVED if a solution came back; else UNSAT when the search ran to its end, TIMEOUT when stopped."""
-    if found:
-        return Status.SOLVED
-    return Status.UNSAT if solver.get_search_state() == "TERMINATED" else Status.TIMEOUT
-
-
-def choco_stats(solver: Any) -> dict[str, int | float]:
-    return {"backtracks": int(solver.get_backtrack_count()), "failures": int(solver.get_fail_count()),
-            "choco_s": float(solver.get_time_count())}
 
 
 @dataclass(frozen=True)
-class ChocoFillSolver(SolverBase):
+class ChocoFillSolver(TableBackend):
     """Fill a crossword with Choco after the shared pre-pass."""
 
     name: ClassVar[str] = "choco"
 
-    prepass: str = option("ac3", choices=PREPASSES, help="arc consistency before modelling, or none")
     alldiff: str = option("DEFAULT", choices=ALLDIFF, help="Choco's all-different consistency on word ids")
 
     def available(self) -> str | None:
         return choco_refusal()
 
-    def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        started = time.perf_counter()
-        deadline = math.inf if time_limit is None else started + time_limit
-        stats: dict[str, int | float] = {}
-        notes: dict[str, str] = {}
-
-        def result(status: Status, fill: object | None = None) -> SolveResult:
-            return SolveResult(status, fill, self.name, time.perf_counter() - started, stats, notes)
-
-        refusal = self.available()
-        if refusal:
-            notes["refused"] = refusal
-            return result(Status.ERROR)
-        # Pre-pass: the shared tables, or UNSAT when one empties.
-        try:
-            tables = fill_tables(problem, arc_consistent=self.prepass == "ac3", deadline=deadline, seed=seed)
-        except reference.DeadlineReached:
-            return result(Status.TIMEOUT)
-        stats["prepass_s"] = time.perf_counter() - started
-        if tables is None:
-            return result(Status.UNSAT)
-        stats["table_rows"] = tables.rows
+    def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
         # Model: variables and constraints.
         build_started = time.perf_counter()
         model, letters, words = self._build(tables)
         solver = model.get_solver()
         with contextlib.redirect_stdout(io.StringIO()):  # pychoco 0.4 prints the variables here
             solver.set_dom_over_w_deg_search(*words)
-        stats["build_s"] = time.perf_counter() - build_started
+        run.stats["build_s"] = time.perf_counter() - build_started
         # Solve in what is left of the limit.
-        left = None if time_limit is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
-            return result(Status.TIMEOUT)
+        left = run.left()
+        if left == 0:
+            return Status.TIMEOUT, None
         solution = solver.find_solution(time_limit=None if left is None else choco_limit(left))
-        stats.update(choco_stats(solver))
+        run.stats.update(choco_stats(solver))
         status = choco_status(solver, solution is not None)
         if status is not Status.SOLVED:
-            return result(status)
-        return result(Status.SOLVED, fill_from_codes(problem, tables, [solution.get_int_val(v) for v in letters]))
+            return status, None
+        return Status.SOLVED, [solution.get_int_val(v) for v in letters]
 
     def _build(self, tables: FillTables) -> tuple[Any, list[Any], list[Any]]:
         from pychoco import Model  # imported here: an optional package

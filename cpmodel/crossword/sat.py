@@ -22,7 +22,6 @@ these solvers; runs are the same for every seed).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,13 +29,11 @@ from typing import ClassVar
 
 import numpy as np
 
-from cpmodel.crossword import reference
 from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.tables import ALPHABET, FillTables, fill_from_codes, fill_tables
+from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
+from cpmodel.crossword.tables import ALPHABET, FillTables
 from cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
-from cpmodel.solver import SolveResult, SolverBase, Status, option
-
-PREPASSES = ("ac3", "none")
+from cpmodel.solver import Status, option
 
 
 @dataclass(frozen=True)
@@ -108,48 +105,24 @@ def cnf_comments(problem: FillProblem, tables: FillTables, encoded: FillCnf) -> 
 
 
 @dataclass(frozen=True)
-class SatFillSolver(SolverBase):
+class SatFillSolver(TableBackend):
     """Fill a crossword with a SAT solver after the shared pre-pass."""
 
     name: ClassVar[str] = "sat"
 
     solver: str = option(DEFAULT_SAT_SOLVER, choices=SAT_SOLVERS, help="pysat solver")
-    prepass: str = option("ac3", choices=PREPASSES, help="arc consistency before encoding, or none")
 
     def available(self) -> str | None:
         return sat_refusal()
 
-    def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        started = time.perf_counter()
-        deadline = math.inf if time_limit is None else started + time_limit
-        stats: dict[str, int | float] = {}
-        notes: dict[str, str] = {}
-
-        def result(status: Status, fill: object | None = None) -> SolveResult:
-            return SolveResult(status, fill, self.name, time.perf_counter() - started, stats, notes)
-
-        refusal = self.available()
-        if refusal:
-            notes["refused"] = refusal
-            return result(Status.ERROR)
-        # Pre-pass: the shared tables, or UNSAT when one empties.
-        try:
-            tables = fill_tables(problem, arc_consistent=self.prepass == "ac3", deadline=deadline, seed=seed)
-        except reference.DeadlineReached:
-            return result(Status.TIMEOUT)
-        stats["prepass_s"] = time.perf_counter() - started
-        if tables is None:
-            return result(Status.UNSAT)
-        stats["table_rows"] = tables.rows
+    def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
         # Encode, then solve in what is left of the limit.
         encode_started = time.perf_counter()
         encoded = fill_cnf(tables)
-        stats["encode_s"] = time.perf_counter() - encode_started
-        left = None if time_limit is None else deadline - time.perf_counter()
-        answer = solve_cnf(encoded.cnf, self.solver, time_limit=left)
-        stats.update(answer.stats)
+        run.stats["encode_s"] = time.perf_counter() - encode_started
+        answer = solve_cnf(encoded.cnf, self.solver, time_limit=run.left())
+        run.stats.update(answer.stats)
         if answer.status is not Status.SOLVED:
-            return result(answer.status)
-        codes = [next(code for code in np.flatnonzero(row) if int(row[code]) in answer.true_vars)
-                 for row in encoded.letter_vars]
-        return result(Status.SOLVED, fill_from_codes(problem, tables, codes))
+            return answer.status, None
+        return Status.SOLVED, [next(code for code in np.flatnonzero(row) if int(row[code]) in answer.true_vars)
+                               for row in encoded.letter_vars]

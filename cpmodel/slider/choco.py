@@ -22,40 +22,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cpmodel.crossword.choco import choco_limit, choco_refusal, choco_stats, choco_status
+from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status
 from cpmodel.slider.board import SliderProblem
 from cpmodel.slider.timed import (
+    DecideHorizon,
     HorizonAnswer,
+    HorizonBackend,
     HorizonRun,
-    blank_vertex,
-    one_blank_refusal,
-    solve_by_horizons,
+    step_domains,
     step_table,
     tile_positions,
 )
-from cpmodel.solver import SolveResult, SolverBase, Status, option
+from cpmodel.solver import Status
 
 
 @dataclass(frozen=True)
-class ChocoSliderSolver(SolverBase):
+class ChocoSliderSolver(HorizonBackend):
     """Optimal slider solutions with Choco over increasing horizons."""
 
     name: ClassVar[str] = "choco"
 
-    max_horizon: int | None = option(None, minimum=0, help="longest solution tried")
-
     def available(self) -> str | None:
         return choco_refusal()
 
-    def supports(self, problem: SliderProblem) -> str | None:
-        return one_blank_refusal(problem)
-
-    def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        run = HorizonRun()
-        refusal = self.available() or self.supports(problem)
-        if refusal:
-            run.notes["refused"] = refusal
-            return SolveResult(Status.ERROR, None, self.name, 0.0, run.stats, run.notes)
+    def decider(self, problem: SliderProblem, run: HorizonRun, seed: int) -> DecideHorizon:
         steps = [list(row) for row in step_table(problem)]
 
         def decide(horizon: int, left: float | None) -> HorizonAnswer:
@@ -74,8 +64,7 @@ class ChocoSliderSolver(SolverBase):
                 return status, None
             return Status.SOLVED, [solution.get_int_val(b) for b in blank[1:]]
 
-        return solve_by_horizons(problem, self.name, decide, time_limit=time_limit,
-                                 max_horizon=self.max_horizon, run=run)
+        return decide
 
 
 def build_model(problem: SliderProblem, horizon: int, steps: list[list[int]]) -> tuple[Any, list[Any]] | None:
@@ -84,24 +73,17 @@ def build_model(problem: SliderProblem, horizon: int, steps: list[list[int]]) ->
     from pychoco import Model  # imported here: an optional package
 
     n, dist = problem.board.n, problem.board.distances
-    starts, goals = tile_positions(problem, problem.start), tile_positions(problem, problem.goal)
-    start_blank, goal_blank = blank_vertex(problem.start), blank_vertex(problem.goal)
-    model = Model()
-
-    def near(source: int, target: int, t: int) -> list[int]:
-        # Vertices within t moves of `source` and horizon − t moves of `target`.
-        return [v for v in range(n) if dist[source][v] <= t and dist[v][target] <= horizon - t]
-
-    # Variables: the blank and every tile after each step, pruned by distance.
-    domains = [[near(start_blank, goal_blank, t)] + [near(s, g, t) for s, g in zip(starts, goals)]
-               for t in range(horizon + 1)]
-    if not all(d for step in domains for d in step):
+    goals = tile_positions(problem, problem.goal)
+    domains = step_domains(problem, horizon)
+    if domains is None:
         return None
+    model = Model()
+    # Variables: the blank and every tile after each step, pruned by distance.
     blank = [model.intvar(step[0]) for step in domains]
     pos = [[model.intvar(d) for d in step[1:]] for step in domains]
     # Constraints: one move per step, a table per tile; all different per step.
     for t in range(horizon):
-        for k in range(len(starts)):
+        for k in range(len(goals)):
             model.table([blank[t], blank[t + 1], pos[t][k], pos[t + 1][k]], steps).post()
     for t in range(1, horizon):
         model.all_different([blank[t], *pos[t]]).post()
@@ -109,7 +91,7 @@ def build_model(problem: SliderProblem, horizon: int, steps: list[list[int]]) ->
     for t in range(horizon - 1):
         model.arithm(blank[t + 2], "!=", blank[t]).post()
     for t in range(1, horizon):
-        far = [model.intvar(0, n) for _ in starts]
+        far = [model.intvar(0, n) for _ in goals]
         for k, (g, d) in enumerate(zip(goals, far)):
             model.element(d, [dist[v][g] for v in range(n)], pos[t][k]).post()
         model.sum(far, "<=", horizon - t).post()

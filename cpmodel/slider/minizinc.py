@@ -27,33 +27,24 @@ from typing import ClassVar
 from cpmodel.instances.minizinc import model_text, slider_dzn
 from cpmodel.minizinc import find_minizinc, minizinc_refusal, run_minizinc
 from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.timed import HorizonAnswer, HorizonRun, one_blank_refusal, solve_by_horizons
-from cpmodel.solver import SolveResult, SolverBase, Status, option
+from cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
+from cpmodel.solver import Status, option
 
 MINIZINC_SOLVER = "gecode"
 
 
 @dataclass(frozen=True)
-class GecodeSliderSolver(SolverBase):
+class GecodeSliderSolver(HorizonBackend):
     """Optimal slider solutions with MiniZinc + Gecode over increasing horizons."""
 
     name: ClassVar[str] = "gecode"
 
-    max_horizon: int | None = option(None, minimum=0, help="longest solution tried")
     binary: str = option("", help="path of the minizinc program (default: found on PATH)")
 
     def available(self) -> str | None:
         return minizinc_refusal(self.binary, MINIZINC_SOLVER)
 
-    def supports(self, problem: SliderProblem) -> str | None:
-        return one_blank_refusal(problem)
-
-    def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        run = HorizonRun()
-        refusal = self.available() or self.supports(problem)
-        if refusal:
-            run.notes["refused"] = refusal
-            return SolveResult(Status.ERROR, None, self.name, 0.0, run.stats, run.notes)
+    def decider(self, problem: SliderProblem, run: HorizonRun, seed: int) -> DecideHorizon:
         program = find_minizinc(self.binary) or "minizinc"
         model = model_text("slider")
 
@@ -68,5 +59,4 @@ class GecodeSliderSolver(SolverBase):
                 return answer.status, None
             return Status.SOLVED, [v - 1 for v in answer.arrays.get("blank", [])]
 
-        return solve_by_horizons(problem, self.name, decide, time_limit=time_limit,
-                                 max_horizon=self.max_horizon, run=run)
+        return decide

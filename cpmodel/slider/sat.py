@@ -30,8 +30,8 @@ from typing import ClassVar
 from cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
 from cpmodel.slider.board import SliderProblem
 from cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains
-from cpmodel.slider.timed import HorizonAnswer, HorizonRun, one_blank_refusal, solve_by_horizons
-from cpmodel.solver import SolveResult, SolverBase, Status, option
+from cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
+from cpmodel.solver import Status, option
 
 Move = tuple[int, int]  # (a, c): the tile on a slides into the blank on c
 
@@ -119,27 +119,17 @@ def cnf_comments(encoded: HorizonCnf) -> Iterator[str]:
 
 
 @dataclass(frozen=True)
-class SatSliderSolver(SolverBase):
+class SatSliderSolver(HorizonBackend):
     """Optimal slider solutions with a SAT solver over increasing horizons."""
 
     name: ClassVar[str] = "sat"
 
     solver: str = option(DEFAULT_SAT_SOLVER, choices=SAT_SOLVERS, help="pysat solver")
-    max_horizon: int | None = option(None, minimum=0, help="longest solution tried")
 
     def available(self) -> str | None:
         return sat_refusal()
 
-    def supports(self, problem: SliderProblem) -> str | None:
-        return one_blank_refusal(problem)
-
-    def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        run = HorizonRun()
-        refusal = self.available() or self.supports(problem)
-        if refusal:
-            run.notes["refused"] = refusal
-            return SolveResult(Status.ERROR, None, self.name, 0.0, run.stats, run.notes)
-
+    def decider(self, problem: SliderProblem, run: HorizonRun, seed: int) -> DecideHorizon:
         def decide(horizon: int, left: float | None) -> HorizonAnswer:
             encoded = horizon_cnf(problem, horizon)
             answer = solve_cnf(encoded.cnf, self.solver, time_limit=left)
@@ -148,5 +138,4 @@ class SatSliderSolver(SolverBase):
                 return answer.status, None
             return Status.SOLVED, read_moves(encoded, answer.true_vars)
 
-        return solve_by_horizons(problem, self.name, decide, time_limit=time_limit,
-                                 max_horizon=self.max_horizon, run=run)
+        return decide

@@ -3,7 +3,8 @@ outside backends (MiniZinc/Gecode, Choco, SAT) and the instance writers.
 
 Covers: `one_blank_refusal` (these backends take one blank), `step_table`
 (every (blank now, blank next, tile now, tile next) of one move, the relation
-the CP models post per tile and step), `horizons` (the lengths to try: from
+the CP models post per tile and step), `step_domains` (the distance pruning
+as domains), `horizons` (the lengths to try: from
 `cpsat.lower_bound`, stepping by 2 when `cpsat.horizon_parity` fixes the
 parity) and `solve_by_horizons`, the loop shared by the three backends: the
 group test first (an unreachable goal is UNSAT at once), then "exactly T
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from cpmodel.slider.board import BLANK, SliderProblem
 from cpmodel.slider.cpsat import arrangement_count, horizon_parity, lower_bound
 from cpmodel.slider.group import is_reachable
-from cpmodel.solver import SolveResult, Status
+from cpmodel.solver import SolveResult, SolverBase, Status, option
 
 Step = tuple[int, int, int, int]  # (blank now, blank next, tile now, tile next), vertices 0…n−1
 
@@ -50,6 +51,17 @@ def tile_positions(problem: SliderProblem, state: tuple[int, ...]) -> list[int]:
 
 def blank_vertex(state: tuple[int, ...]) -> int:
     return state.index(BLANK)
+
+
+def step_domains(problem: SliderProblem, horizon: int) -> list[list[list[int]]] | None:
+    """domains[t] = [the blank's vertices, tile 1's, tile 2's, …] after step t: within t moves of
+    where it starts and horizon − t of where it ends. None when one is empty (no solution that long)."""
+    n, dist = problem.board.n, problem.board.distances
+    ends = [(blank_vertex(problem.start), blank_vertex(problem.goal)),
+            *zip(tile_positions(problem, problem.start), tile_positions(problem, problem.goal))]
+    domains = [[[v for v in range(n) if dist[s][v] <= t and dist[v][g] <= horizon - t] for s, g in ends]
+               for t in range(horizon + 1)]
+    return domains if all(d for step in domains for d in step) else None
 
 
 def horizons(problem: SliderProblem, last: int) -> Iterator[int]:
@@ -107,5 +119,29 @@ def solve_by_horizons(problem: SliderProblem, name: str, decide: DecideHorizon, 
         run.stats["no_solution_up_to"] = horizon
     # Reachable (the group test said so) yet no horizon up to `last` worked:
     # only a max_horizon below the proof bound can get here.
+    run.stats["no_solution_up_to"] = last
     run.notes["limit"] = f"no solution of length ≤ {last}"
     return result(Status.TIMEOUT)
+
+
+@dataclass(frozen=True)
+class HorizonBackend(SolverBase):
+    """A one-blank slider solver that decides one horizon at a time; `solve`
+    refuses what it cannot run, then runs `solve_by_horizons` on `decider`."""
+
+    max_horizon: int | None = option(None, minimum=0, help="longest solution tried")
+
+    def supports(self, problem: SliderProblem) -> str | None:
+        return one_blank_refusal(problem)
+
+    def decider(self, problem: SliderProblem, run: HorizonRun, seed: int) -> DecideHorizon:
+        raise NotImplementedError
+
+    def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
+        run = HorizonRun()
+        refusal = self.available() or self.supports(problem)
+        if refusal:
+            run.notes["refused"] = refusal
+            return SolveResult(Status.ERROR, None, self.name, 0.0, run.stats, run.notes)
+        return solve_by_horizons(problem, self.name, self.decider(problem, run, seed), time_limit=time_limit,
+                                 max_horizon=self.max_horizon, run=run)
