@@ -17,7 +17,6 @@ from typing import Annotated, Optional
 import typer
 
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
-from cpmodel.instances import FORMATS, crossword_instance, first_horizon, slider_instance
 from generators.pack import write_atomic
 
 FormatOpt = Annotated[str, typer.Option(
@@ -48,7 +47,9 @@ def export_instance(
     = None,
 ) -> None:
     """Write GRID or BOARD as an instance file others can run."""
+    # Imported here: the writers load OR-Tools and sympy, which the other commands need not wait for.
     from cpmodel.errors import InputError
+    from cpmodel.instances import FORMATS, first_horizon, slider_instance
 
     if fmt not in FORMATS:
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -69,6 +70,7 @@ def _crossword_text(grid_path: str, fmt: str, dictionary: str, surface: str | No
                     min_score: int, allow_repeats: bool, full_tables: bool) -> str:
     from cpmodel.crossword.grid import read_grid
     from cpmodel.crossword.problem import FillProblem, FillRules
+    from cpmodel.instances import crossword_instance
     from dictionaries import load
 
     grid = read_grid(grid_path, surface)
