@@ -195,12 +195,18 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "crossword": {
         "reference": "cpmodel.crossword.reference:ReferenceSolver",
         "cpsat": "cpmodel.crossword.cpsat:CpSatFillSolver",
+        "gecode": "cpmodel.crossword.minizinc:GecodeFillSolver",
+        "choco": "cpmodel.crossword.choco:ChocoFillSolver",
+        "sat": "cpmodel.crossword.sat:SatFillSolver",
     },
     "slider": {
         "bfs": "cpmodel.slider.search:BfsSolver",
         "astar": "cpmodel.slider.search:AStarSolver",
         "idastar": "cpmodel.slider.search:IdaStarSolver",
         "cpsat": "cpmodel.slider.cpsat:CpSatSliderSolver",
+        "gecode": "cpmodel.slider.minizinc:GecodeSliderSolver",
+        "choco": "cpmodel.slider.choco:ChocoSliderSolver",
+        "sat": "cpmodel.slider.sat:SatSliderSolver",
     },
 }
 

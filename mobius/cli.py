@@ -33,7 +33,7 @@ except ImportError:  # older typer runs on click itself
 
 from cpmodel.errors import InputError
 from dictionaries.errors import DictionaryError
-from mobius import bench_cli, crossword_cli, pack_cli, render_cli, slider_cli
+from mobius import bench_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -149,6 +149,7 @@ app.add_typer(slider_cli.app, name="slider")
 app.add_typer(pack_cli.app, name="pack")
 app.command("render")(render_cli.render)
 app.command("bench")(bench_cli.bench)
+app.command("export-instance")(instance_cli.export_instance)
 
 
 def main() -> None:
