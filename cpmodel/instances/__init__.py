@@ -15,7 +15,7 @@ from cpmodel.crossword.tables import fill_tables
 from cpmodel.errors import InputError
 from cpmodel.instances import dimacs, minizinc, xcsp3
 from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.cpsat import lower_bound
+from cpmodel.slider.cpsat import distance_bound
 from cpmodel.slider.timed import horizons, one_blank_refusal
 
 FORMATS = ("mzn", "dzn", "xcsp3", "cnf")
@@ -40,7 +40,7 @@ def crossword_instance(problem: FillProblem, fmt: str, *, full_tables: bool = Fa
 
 def first_horizon(problem: SliderProblem) -> int:
     """The shortest length the backends try first: the lower bound, raised to the solution parity."""
-    return next(horizons(problem, lower_bound(problem) + 1))
+    return next(horizons(problem, distance_bound(problem) + 1))
 
 
 def slider_instance(problem: SliderProblem, fmt: str, *, horizon: int | None = None) -> str:

@@ -29,7 +29,7 @@ from typing import ClassVar
 
 from cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
 from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains
+from cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains, distance_bound
 from cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
 from cpmodel.solver import Status, option
 
@@ -50,7 +50,7 @@ def horizon_cnf(problem: SliderProblem, horizon: int) -> HorizonCnf:
     def var() -> int:
         return int(cnf.new_vars(1)[0])
 
-    tile_domains = _tile_domains(problem, horizon, Tricks())
+    tile_domains = _tile_domains(problem, horizon, Tricks(), distance_bound(problem))
     blank_domains = _blank_domains(problem, horizon, Tricks())
     x = tuple({(v, k): var() for k, vs in step.items() for v in vs} for step in tile_domains)
     b = tuple({v: var() for v in step} for step in blank_domains)

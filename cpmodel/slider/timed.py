@@ -5,7 +5,7 @@ Covers: `one_blank_refusal` (these backends take one blank), `step_table`
 (every (blank now, blank next, tile now, tile next) of one move, the relation
 the CP models post per tile and step), `step_domains` (the distance pruning
 as domains), `horizons` (the lengths to try: from
-`cpsat.lower_bound`, stepping by 2 when `cpsat.horizon_parity` fixes the
+`cpsat.distance_bound`, stepping by 2 when `cpsat.horizon_parity` fixes the
 parity) and `solve_by_horizons`, the loop shared by the three backends: the
 group test first (an unreachable goal is UNSAT at once), then "exactly T
 moves" for each horizon in turn, the first feasible one being optimal —
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from cpmodel.slider.board import BLANK, SliderProblem
-from cpmodel.slider.cpsat import arrangement_count, horizon_parity, lower_bound
+from cpmodel.slider.cpsat import arrangement_count, distance_bound, horizon_parity
 from cpmodel.slider.group import is_reachable
 from cpmodel.solver import SolveResult, SolverBase, Status, option
 
@@ -67,7 +67,7 @@ def step_domains(problem: SliderProblem, horizon: int) -> list[list[list[int]]] 
 def horizons(problem: SliderProblem, last: int) -> Iterator[int]:
     """Move counts to try, increasing: every shortest solution is at least the
     lower bound long and has the parity of the start→goal permutation."""
-    first = lower_bound(problem)
+    first = distance_bound(problem)
     parity = horizon_parity(problem)
     if parity is not None and first % 2 != parity:
         first += 1
@@ -93,7 +93,7 @@ def solve_by_horizons(problem: SliderProblem, name: str, decide: DecideHorizon, 
     """The optimal solution, trying `decide` on each horizon in turn."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    run.stats.update(lower_bound=lower_bound(problem), horizons_tried=0)
+    run.stats.update(lower_bound=distance_bound(problem), horizons_tried=0)
 
     def result(status: Status, moves: list[int] | None = None) -> SolveResult:
         return SolveResult(status, moves, name, time.perf_counter() - started, run.stats, run.notes,
