@@ -77,10 +77,10 @@ BACKSTOP_GRACE_S = 10.0
 # seconds on a busy machine; building the problem is not the solver's time.
 SETUP_LIMIT_S = 120.0
 # Libraries some solvers import lazily inside solve() (the slider searches ask
-# `cpmodel.slider.group`, hence sympy, about reachability): imported in the
-# child before the clock starts, so a one-off 0.3 s import does not swamp the
+# `cpmodel.slider.group`, hence networkx, about reachability): imported in the
+# child before the clock starts, so a one-off 0.2 s import does not swamp the
 # times of small instances.
-WARM_IMPORTS = ("numpy", "sympy")
+WARM_IMPORTS = ("numpy", "networkx")
 # Enough of the verifier's complaints to see what went wrong.
 MAX_VERIFY_ERRORS_KEPT = 5
 
