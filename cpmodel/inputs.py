@@ -57,7 +57,9 @@ def read_bytes_bounded(path: str | os.PathLike[str], max_bytes: int, what: str) 
     try:
         fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise InputError(f"cannot read {what}: {exc.strerror or exc}", source=source) from None
+        raise InputError(f"cannot read {what}: {exc.strerror or exc}", source=shorten(source)) from None
+    except ValueError:  # a NUL inside the name
+        raise InputError(f"cannot read {what}: the name holds a NUL character", source=shorten(source)) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -95,7 +97,7 @@ def check_digits(text: str, max_digits: int, what: str, *, source: str | None = 
                  line: int | None = None) -> None:
     """Refuse `text` if it has more than `max_digits` characters: call before `int(text)`."""
     if len(text) > max_digits:
-        raise InputError(f"{what} {shorten(text)} has {len(text):,} digits; expected at most {max_digits}",
+        raise InputError(f"{what} {text[:12]}… has {len(text):,} digits; expected at most {max_digits}",
                          source=source, line=line)
 
 
