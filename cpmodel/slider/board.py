@@ -41,8 +41,9 @@ MAX_EDGES = 10 * MAX_VERTICES // 2
 # A board file at the limits is about 8 MB as an edge list and a little more
 # as JSON with a layout; twice that covers names and formatting.
 MAX_BOARD_BYTES = 16 * 1024 * 1024
-# Characters of a board's name and of each vertex name.
-MAX_NAME_CHARS = 200
+# Characters of a board's name and of each vertex name: a board is named
+# after its file by default, and file names run to 255 characters.
+MAX_NAME_CHARS = 255
 
 
 @dataclass(frozen=True)

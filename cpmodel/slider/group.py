@@ -53,7 +53,7 @@ from functools import cached_property, lru_cache
 import networkx as nx
 
 from cpmodel.errors import InputError
-from cpmodel.slider.board import BLANK, Board, SliderProblem, State, preset
+from cpmodel.slider.board import BLANK, Board, SliderProblem, State
 from cpmodel.slider.counting import Count
 from cpmodel.slider.twins import isomorphic_presets, to_networkx
 
@@ -153,18 +153,39 @@ def bfs_tree(board: Board, root: int) -> tuple[list[int], list[int]]:
     return parent, depth
 
 
-def cycle_order(edges: Sequence[tuple[int, int]], anchor: int) -> tuple[int, ...]:
-    """The vertices of a cycle block after the anchor, walking round from it."""
+def block_adjacency(edges: Sequence[tuple[int, int]]) -> dict[int, list[int]]:
     around: dict[int, list[int]] = {}
     for u, v in edges:
         around.setdefault(u, []).append(v)
         around.setdefault(v, []).append(u)
-    order = []
-    previous, vertex = anchor, min(around[anchor])
-    while vertex != anchor:
-        order.append(vertex)
+    return around
+
+
+def walk_to(around: dict[int, list[int]], start: int, first: int, stop: int) -> list[int]:
+    """From `start` through `first` along vertices of degree 2 until `stop`: the vertices after `start`."""
+    path, previous, vertex = [first], start, first
+    while vertex != stop:
         previous, vertex = vertex, next(w for w in around[vertex] if w != previous)
-    return tuple(order)
+        path.append(vertex)
+    return path
+
+
+def cycle_order(edges: Sequence[tuple[int, int]], anchor: int) -> tuple[int, ...]:
+    """The vertices of a cycle block after the anchor, walking round from it."""
+    around = block_adjacency(edges)
+    return tuple(walk_to(around, anchor, min(around[anchor]), anchor)[:-1])
+
+
+def is_theta0(edges: Sequence[tuple[int, int]]) -> bool:
+    """Is this 2-connected block with 7 vertices and 8 edges θ₀?
+
+    Two ears make it a theta graph: two vertices of degree 3 joined by three
+    paths of 8 edges in all. θ₀ (a hexagon and a path through a seventh
+    vertex between opposite corners) is the one with path lengths 2, 3, 3.
+    """
+    around = block_adjacency(edges)
+    start, stop = (v for v, a in around.items() if len(a) == 3)
+    return sorted(len(walk_to(around, start, first, stop)) for first in around[start]) == [2, 3, 3]
 
 
 def path_up(parent: Sequence[int], vertex: int, anchor: int) -> list[int]:
@@ -203,11 +224,6 @@ def closure(generators: Sequence[tuple[int, ...]]) -> tuple[tuple[int, ...], ...
     return tuple(sorted(elements))
 
 
-@lru_cache(maxsize=1)
-def theta0_graph() -> nx.Graph:
-    return to_networkx(preset("theta0"))
-
-
 def make_block(edges: Sequence[tuple[int, int]], parent: Sequence[int], depth: Sequence[int]) -> Block:
     """Classify one block by Wilson's theorem and fix its anchor and positions."""
     vertices = {x for edge in edges for x in edge}
@@ -217,7 +233,7 @@ def make_block(edges: Sequence[tuple[int, int]], parent: Sequence[int], depth: S
     if len(edges) == len(vertices):
         return Block(CYCLE, anchor, cycle_order(edges, anchor))
     positions = tuple(sorted(vertices - {anchor}))
-    if (len(vertices), len(edges)) == THETA0_SIZE and nx.is_isomorphic(nx.Graph(list(edges)), theta0_graph()):
+    if (len(vertices), len(edges)) == THETA0_SIZE and is_theta0(edges):
         generators = [loop_permutation(parent, anchor, positions, u, v) for u, v in edges
                       if parent[u] != v and parent[v] != u]
         return Block(THETA0, anchor, positions, closure(generators))

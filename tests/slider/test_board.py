@@ -156,7 +156,7 @@ def test_edge_count_is_bounded_while_reading() -> None:
     ({"vertices": 2, "edges": [[0, 1]], "names": ["a"]}, "names.*got 1 entries"),
     ({"vertices": 2, "edges": [[0, 1]], "names": 5}, "names.*got 5"),
     ({"vertices": 2, "edges": [[0, 1]], "names": ["a", 5]}, "vertex name must be a string"),
-    ({"vertices": 2, "edges": [[0, 1]], "names": ["a", "b" * 201]}, "at most 200 characters"),
+    ({"vertices": 2, "edges": [[0, 1]], "names": ["a", "b" * 256]}, "at most 255 characters"),
     ({"vertices": 2, "edges": [[0, 1]], "name": ["x"]}, '"name" must be a string'),
 ])
 def test_bad_json_boards(data: object, message: str) -> None:

@@ -456,3 +456,12 @@ def test_several_blanks_are_refused() -> None:
 def test_group_is_cached_per_board() -> None:
     board = preset("grid:5x5")
     assert puzzle_group(board) is puzzle_group(preset("grid:5x5"))
+
+
+def test_theta0_is_recognised_among_all_blocks_of_its_size() -> None:
+    theta0 = nx.Graph(preset("theta0").edges)
+    same_size = [g for g in connected_graphs(7, 7) if g.number_of_edges() == 8 and nx.is_biconnected(g)]
+    assert len(same_size) == 4  # the theta graphs with paths (1,2,5), (1,3,4), (2,2,4), (2,3,3)
+    for graph in same_size:
+        facts = inspect(relabelled(board_of(graph), 3))
+        assert (facts.group == "PGL(2,5)") == nx.is_isomorphic(graph, theta0)
