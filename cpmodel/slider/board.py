@@ -31,9 +31,9 @@ BLANK = 0
 
 # The largest board accepted anywhere (presets, files, JSON). Solvability and
 # `inspect` are linear in the board and measured up to this size
-# (benchmarks/slider_scale.py: about a second and 200 MB for the 10⁵-vertex
-# boards); a board is also drawn, exported and searched, so a larger one is
-# refused up front rather than half-processed.
+# (benchmarks/slider_scale.py: 2–4 s of CPU and under 300 MB for the
+# 10⁵-vertex boards); a board is also drawn, exported and searched, so a
+# larger one is refused up front rather than half-processed.
 MAX_VERTICES = 100_000
 # Edges of a board: average degree 10 at the largest size; grids and the
 # presets need fewer than 2 per vertex.
