@@ -85,10 +85,10 @@ BACKSTOP_GRACE_S = 10.0
 # seconds on a busy machine; building the problem is not the solver's time.
 SETUP_LIMIT_S = 120.0
 # Modules some solvers import lazily inside solve() (the slider solvers ask
-# `cpmodel.slider.group` about reachability): imported in the child before
-# the clock starts, so a one-off import of up to a second on a busy machine
-# does not swamp the times of small instances.
-WARM_IMPORTS = ("numpy", "sympy", "cpmodel.slider.group")
+# `cpmodel.slider.group`, hence networkx, about reachability): imported in
+# the child before the clock starts, so a one-off import of up to a second on
+# a busy machine does not swamp the times of small instances.
+WARM_IMPORTS = ("numpy", "networkx", "cpmodel.slider.group")
 # Enough of the verifier's complaints to see what went wrong.
 MAX_VERIFY_ERRORS_KEPT = 5
 

@@ -1,10 +1,13 @@
 """The input gate: bounded reading of files, JSON and numbers before parsing.
 
-Covers: `read_text_bounded` (regular files only, so a FIFO or `/dev/zero`
-is refused without blocking; at most a given number of bytes; UTF-8 errors
-naming the line), `loads_json_bounded` (nesting depth checked before the
-parser recurses, integers of bounded digits, no NaN/Infinity), `check_digits`
-(a numeric string short enough for `int()`), `text_lines` (lines split on
+Covers: `read_bytes_bounded` and `read_text_bounded` (regular files only,
+so a FIFO or `/dev/zero` is refused without blocking; at most a given
+number of bytes; UTF-8 errors naming the line), `loads_json_bounded`
+(nesting depth checked before the parser recurses, integers of bounded
+digits, no NaN/Infinity), `check_digits` (a numeric string short enough for
+`int()`), `parse_whole_number` (ASCII digits, counted before conversion,
+within a range: a vertex id of 10⁹ must not become a 10⁹-entry list),
+`text_lines` (lines split on
 '\\n' only, so a vertical tab, form feed, NEL or U+2028 inside a line stays
 in it for the parser to reject) and `shown` (a value echoed in a message, cut
 to a readable length). Every refusal is an `InputError` naming the source.
@@ -58,7 +61,7 @@ def read_text_bounded(path: str | Path, max_bytes: int, what: str) -> str:
     expected content in the messages ("grid file", "puzzle JSON file").
     """
     source = str(path)
-    raw = _read_regular_file(source, max_bytes, what)
+    raw = read_bytes_bounded(source, max_bytes, what)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -68,7 +71,9 @@ def read_text_bounded(path: str | Path, max_bytes: int, what: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _read_regular_file(source: str, max_bytes: int, what: str) -> bytes:
+def read_bytes_bounded(path: str | Path, max_bytes: int, what: str) -> bytes:
+    """The bytes of a regular file of at most `max_bytes` bytes (see `read_text_bounded`)."""
+    source = str(path)
     try:
         # O_NONBLOCK: opening a FIFO with no writer would otherwise wait for ever.
         fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -156,3 +161,17 @@ def loads_json_bounded(text: str, what: str, max_depth: int = MAX_JSON_DEPTH, *,
         raise InputError(str(exc), source=source) from None
     except (ValueError, RecursionError) as exc:  # e.g. a float literal too long to convert
         raise InputError(f"unreadable JSON ({shown(str(exc))}); expected a {what}", source=source) from None
+
+
+def parse_whole_number(text: str, what: str, *, low: int = 0, high: int, source: str | None = None,
+                       line: int | None = None) -> int:
+    """`text` as a whole number in `low..high`: ASCII digits only, counted before conversion."""
+    expected = f"{what}: expected a whole number from {low:,} to {high:,}"
+    if not (text.isascii() and text.isdigit()):
+        raise InputError(f"{expected}, got {shown(text)}", source=source, line=line)
+    if len(text) > MAX_DIGITS:
+        raise InputError(f"{expected}, got a {len(text):,}-digit number", source=source, line=line)
+    value = int(text)
+    if not low <= value <= high:
+        raise InputError(f"{expected}, got {value:,}", source=source, line=line)
+    return value

@@ -6,22 +6,24 @@ and JSON output, and their exit codes — 0 solved / reachable, 1 unreachable, 2
 input (an `InputError`, printed as one line by `mobius.cli.main`), 3 timeout,
 4 internal error: a solver reported an error, or returned moves that the
 independent `verify` rejects (details on stderr; such moves are never
-printed). BOARD is a preset name or a board file everywhere. The solvers
-keep their tables in the user's cache (`generators.cache`); `prepare` builds
-them up front with a progress bar (exit 0 built, 3 stopped at its time
-limit, 130 interrupted — both keep what was built). Leaves out: modelling,
-solvability and solving, which live in `cpmodel.slider`.
+printed). BOARD is a preset name or a board file everywhere; a state is
+given inline or as @FILE (a 10⁵-vertex state does not fit in one command-line
+argument). The solvers keep their tables in the user's cache
+(`generators.cache`); `prepare` builds them up front with a progress bar
+(exit 0 built, 3 stopped at its time limit, 130 interrupted — both keep what
+was built). Leaves out: modelling, solvability and solving, which live in
+`cpmodel.slider`.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from decimal import Decimal
 from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
+from cpmodel.inputs import read_text_bounded
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
 from cpmodel.slider.deadline import DeadlineExceeded, deadline_of
 from cpmodel.solver import (
@@ -40,24 +42,33 @@ app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True, ric
 
 BoardArg = Annotated[str, typer.Argument(
     help="A preset (ring, grid:RxC, cycle:N, theta0, path:N, petersen) or a board file (JSON or edge list).")]
-StartOpt = Annotated[str, typer.Option("--start", help='The tile on each vertex, 0 = blank, e.g. "1 0 2 3".')]
+StartOpt = Annotated[str, typer.Option(
+    "--start", help='The tile on each vertex, 0 = blank, e.g. "1 0 2 3"; or @FILE holding them.')]
 GoalOpt = Annotated[Optional[str], typer.Option(
-    "--goal", help="Default: tile v on vertex v, with the first K vertices blank.")]
+    "--goal", help="Default: tile v on vertex v, with the first K vertices blank. Or @FILE.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_TIMEOUT, EXIT_INTERNAL = 0, 1, 3, 4
 
-# Counts beyond this many digits print in scientific notation in plain text
-# (grid:10x10 has a 158-digit number of configurations); JSON stays exact.
-READABLE_DIGITS = 15
+# A state file: 10⁵ tiles of up to 5 digits and a separator each (600 kB),
+# with room for formatting.
+MAX_STATE_BYTES = 1 << 20
 
 
 # --- shared steps ------------------------------------------------------------------
 
+def state_text(option: str, what: str) -> str:
+    """The option's value, or the text of the file it names as @FILE."""
+    if option.startswith("@"):
+        return read_text_bounded(option[1:], MAX_STATE_BYTES, f"{what} file")
+    return option
+
+
 def build_problem(board_spec: str, start: str, goal: str | None, blanks: int) -> SliderProblem:
     board = load_board(board_spec)
-    start_state = parse_state(start, board, "start", blanks)
-    goal_state = default_goal(board, blanks) if goal is None else parse_state(goal, board, "goal", blanks)
+    start_state = parse_state(state_text(start, "start"), board, "start", blanks)
+    goal_state = (default_goal(board, blanks) if goal is None
+                  else parse_state(state_text(goal, "goal"), board, "goal", blanks))
     return SliderProblem(board, start_state, goal_state, blanks)
 
 
@@ -73,12 +84,6 @@ def choose_solver(spec: str | None, blanks: int) -> Solver:
 def emit(payload: dict[str, object], as_json: bool, lines: list[str]) -> None:
     """Print `payload` as JSON, or the plain-text `lines`."""
     typer.echo(json.dumps(payload, indent=2) if as_json else "\n".join(lines))
-
-
-def readable_count(value: int) -> str:
-    if len(str(value)) <= READABLE_DIGITS:
-        return f"{value:,}"
-    return f"{Decimal(value):.3e}"  # Decimal: exact for ints too large for a float
 
 
 def format_move(move: object) -> str:
@@ -160,7 +165,7 @@ def solve_command(
     engine = choose_solver(solver, blanks)
     require_usable(engine, problem)
     if blanks == 1:
-        # Decided in polynomial time, so no search is spent on an impossible goal.
+        # Decided in linear time, so no search is spent on an impossible goal.
         started = time.perf_counter()
         reachable, reason = is_reachable(problem)
         if not reachable:
@@ -207,17 +212,17 @@ def facts_lines(label: str, facts: BoardFacts) -> list[str]:
         f"edges: {facts.edges}",
         f"2-connected: {yes_no[facts.two_connected]}",
         f"bipartite: {yes_no[facts.bipartite]}",
-        f"puzzle group: {facts.group} (order {readable_count(facts.group_order)})",
-        f"reachable configurations: {readable_count(facts.reachable_configurations)} "
-        f"of {readable_count(total)} (one blank)",
-        f"components: {readable_count(facts.components)}",
+        f"blocks: {facts.blocks}, cut vertices: {facts.cut_vertices}",
+        f"puzzle group: {facts.group} (order {facts.group_order.readable()})",
+        f"reachable configurations: {facts.reachable_configurations.readable()} of {total.readable()} (one blank)",
+        f"components: {facts.components.readable()}",
         f"isomorphic to: {', '.join(facts.isomorphic_to) or 'no preset'}",
     ]
 
 
 @app.command("inspect")
 def inspect_command(board: BoardArg, as_json: JsonOpt = False) -> None:
-    """Facts about BOARD: size, 2-connectivity, bipartiteness, puzzle group, components, preset twins."""
+    """Facts about BOARD: size, 2-connectivity, bipartiteness, blocks, puzzle group, components, preset twins."""
     from cpmodel.slider.group import inspect
 
     loaded = load_board(board)

@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from cpmodel.deadline import ChildFailed, call_before
 from cpmodel.errors import InputError
-from cpmodel.inputs import check_digits, json_depth, loads_json_bounded, read_text_bounded, shown, text_lines
+from cpmodel.inputs import (
+    check_digits,
+    json_depth,
+    loads_json_bounded,
+    parse_whole_number,
+    read_text_bounded,
+    shown,
+    text_lines,
+)
 
 
 def test_only_regular_files_of_bounded_size_are_read(tmp_path: Path) -> None:
@@ -89,3 +97,23 @@ def test_call_before_returns_the_result_or_none_past_the_deadline() -> None:
 
     with pytest.raises(ChildFailed, match="ValueError: bad model"):
         call_before(fails, time.perf_counter() + 30)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "got ''"),
+    ("+5", "got '\\+5'"),
+    ("5.0", "got '5.0'"),
+    ("1_0", "got '1_0'"),
+    ("\u0665", "got '\u0665'"),  # Arabic-Indic five: int() would accept it
+    ("11", "got 11$"),
+    ("9" * 31, "got a 31-digit number"),
+    ("9" * 100_000, "got a 100,000-digit number"),
+])
+def test_parse_whole_number_refuses(text: str, message: str) -> None:
+    with pytest.raises(InputError, match="^count: expected a whole number from 1 to 10, " + message):
+        parse_whole_number(text, "count", low=1, high=10)
+
+
+def test_parse_whole_number_accepts() -> None:
+    assert parse_whole_number("007", "count", high=10) == 7
+    assert parse_whole_number("0" * 20 + "1", "count", high=10) == 1
