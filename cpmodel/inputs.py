@@ -50,7 +50,8 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
     text = repr(value)
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… ({len(text)} characters)"
+    length = len(value) if isinstance(value, (str, bytes, list, tuple, dict)) else len(text)
+    return f"{text[:limit]}… ({length:,} characters)"
 
 
 def read_text_bounded(path: str | Path, max_bytes: int, what: str) -> str:

@@ -14,7 +14,7 @@ import pytest
 
 from cpmodel.errors import InputError
 from cpmodel.slider.board import default_goal, preset
-from cpmodel.slider.heuristics import distance_table
+from cpmodel.slider.reference_pdb import distance_table
 from generators.pack import build_pack
 from generators.slider_pack import MAX_PACK_DEPTH, SliderPackSpec, census, parse_depths
 

@@ -227,12 +227,12 @@ def _mobius(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(("args", "message"), [
     (["slider", "inspect", "cycle:100000000"], "expected a whole number from 3 to 100,000, got 100,000,000"),
     (["slider", "inspect", "grid:10000x10000"], "has 100,000,000 vertices"),
-    (["slider", "inspect", "{fifo}"], "board file is not a regular file"),
-    (["slider", "inspect", "/dev/zero"], "board file is not a regular file"),
+    (["slider", "inspect", "{fifo}"], "not a regular file (a pipe, device or socket); expected a board file"),
+    (["slider", "inspect", "/dev/zero"], "not a regular file (a pipe, device or socket); expected a board file"),
     (["slider", "inspect", "{huge-id}"], "huge-id.txt:1: vertex: expected a whole number from 0 to 99,999, "
                                          "got 1,000,000,000"),
     (["slider", "inspect", "{names}"], '"names" must be a list of 2 strings'),
-    (["slider", "inspect", "{deep}"], "board JSON is nested too deeply"),
+    (["slider", "inspect", "{deep}"], "levels deep; a board JSON nests at most"),
     (["slider", "check", "grid:2x2", "--start", "0 1 2 " + "3" * 5000], "got a 5,000-digit number"),
     (["slider", "check", "grid:2x2", "--start", "1 2 3 1"], "start has no blank (0); expected 1"),
     (["slider", "inspect", "x" * 100_000], "(100,000 characters)"),
