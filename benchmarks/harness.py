@@ -9,7 +9,9 @@ Covers:
 - `run_jobs`: every run in a fresh Python process in a session of its own,
   which builds the problem, solves it with the solver's own time limit (the
   primary limit), verifies any answer with the family's independent
-  verifier and reports peak memory. The parent holds a hard wall-clock
+  verifier and reports peak memory. Solvers that keep tables get the
+  user's cache (`generators.cache`), or an empty temporary store for an
+  instance that asks for cold tables (`table_store`). The parent holds a hard wall-clock
   backstop of limit + grace and kills the child's whole session past it (so
   an outside solver such as Qxw dies too): the run becomes TIMEOUT with a
   note. `config.jobs` runs go at once;
@@ -34,6 +36,7 @@ Leaves out: which instances exist (`suites.py`), tables and plots
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import numbers
 import os
@@ -44,17 +47,19 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
-from benchmarks.suites import FAMILIES, Instance, Suite
+from benchmarks.suites import COLD_TABLES, FAMILIES, Instance, Suite
 from cpmodel.errors import InputError
 from cpmodel.solver import (
     SolveResult,
@@ -64,6 +69,8 @@ from cpmodel.solver import (
     register,
     solver_names,
 )
+from cpmodel.store import DirectoryStore, TableStore, attach_tables
+from generators.cache import user_store
 
 Registrations = Mapping[tuple[str, str], str]  # (family, name) -> "module:Class"
 
@@ -77,11 +84,11 @@ BACKSTOP_GRACE_S = 10.0
 # Starting Python, importing OR-Tools and loading a 70k-word list takes a few
 # seconds on a busy machine; building the problem is not the solver's time.
 SETUP_LIMIT_S = 120.0
-# Libraries some solvers import lazily inside solve() (the slider searches ask
-# `cpmodel.slider.group`, hence sympy, about reachability): imported in the
-# child before the clock starts, so a one-off 0.3 s import does not swamp the
-# times of small instances.
-WARM_IMPORTS = ("numpy", "sympy")
+# Modules some solvers import lazily inside solve() (the slider solvers ask
+# `cpmodel.slider.group`, hence networkx, about reachability): imported in
+# the child before the clock starts, so a one-off import of up to a second on
+# a busy machine does not swamp the times of small instances.
+WARM_IMPORTS = ("numpy", "networkx", "cpmodel.slider.group")
 # Enough of the verifier's complaints to see what went wrong.
 MAX_VERIFY_ERRORS_KEPT = 5
 
@@ -314,22 +321,35 @@ def _outcome(instance: Instance, problem: Any, result: SolveResult) -> dict[str,
     return outcome
 
 
+@contextlib.contextmanager
+def table_store(instance: Instance) -> Iterator[TableStore]:
+    """Where a run keeps its tables: the user's cache, or an empty temporary store (removed after the run)
+    for an instance whose params ask for cold tables (``"tables": "cold"``, to time building them)."""
+    if instance.params.get("tables") != COLD_TABLES:
+        yield user_store()
+        return
+    with tempfile.TemporaryDirectory(prefix="mobius-cold-tables-") as directory:
+        yield DirectoryStore(Path(directory))
+
+
 def solve_in_child(conn: Connection, job: Job, registrations: Registrations) -> None:
     """Build, solve, verify; send ("ready", rss) once the problem is built, then ("done", outcome)."""
     try:
         for (family, name), target in registrations.items():
             register(family, name, target)
         problem = FAMILIES[job.instance.family].build(job.instance.params)
-        solver = get_solver(job.instance.family, job.solver)
-        for module in WARM_IMPORTS:
-            importlib.import_module(module)
-        conn.send(("ready", _peak_rss_mb()))
-        refusal = solver.supports(problem)
-        if refusal:
-            outcome = {"status": Status.ERROR.value, "note": f"not supported: {refusal}"}
-        else:
-            result = solver.solve(problem, time_limit=job.time_limit, seed=job.seed)
-            outcome = _outcome(job.instance, problem, result)
+        with table_store(job.instance) as store:
+            # building the solver compiles what it compiles: start-up, before the clock
+            solver = attach_tables(get_solver(job.instance.family, job.solver), store)
+            for module in WARM_IMPORTS:
+                importlib.import_module(module)
+            conn.send(("ready", _peak_rss_mb()))
+            refusal = solver.supports(problem)
+            if refusal:
+                outcome = {"status": Status.ERROR.value, "note": f"not supported: {refusal}"}
+            else:
+                result = solver.solve(problem, time_limit=job.time_limit, seed=job.seed)
+                outcome = _outcome(job.instance, problem, result)
     except Exception as exc:  # reported in the record: one broken run must not stop the suite
         outcome = {"status": Status.ERROR.value, "note": _describe(exc)}
     outcome["peak_rss_mb"] = _peak_rss_mb()

@@ -19,7 +19,6 @@ or ``python -m benchmarks.pack_scale --analyze PACK_DIR [--against OTHER_DIR]``.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import statistics
 import tempfile
@@ -49,14 +48,6 @@ CASES: dict[str, dict[str, Any]] = {
 # Pairs of packs whose shared grids and fills are counted.
 PAIRS = (("default-30", "default-30-seed-1"), ("torus-9x7-30", "torus-9x7-30-seed-1"))
 THREE = 3
-
-
-@dataclasses.dataclass(frozen=True)
-class UnexportedPack(CrosswordPackSpec):
-    """A crossword pack whose puzzles are made and written without their export files."""
-
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
-        return {}
 
 
 def read_pack(out: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -117,11 +108,10 @@ def shared(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> tu
 
 
 def build(name: str, out: Path, workers: int, exports: bool) -> tuple[float, Path]:
-    spec_type = CrosswordPackSpec if exports else UnexportedPack
-    spec = spec_type(**CASES[name])
+    spec = CrosswordPackSpec(**CASES[name])
     target = out / name
     start = time.perf_counter()
-    build_pack(spec, target, workers=workers, command=f"pack_scale {name}")
+    build_pack(spec, target, workers=workers, command=f"pack_scale {name}", exports=exports)
     return time.perf_counter() - start, target
 
 

@@ -130,9 +130,11 @@ class QxwSolver(SolverBase):
             words_text = word_list_text(problem)
             word_file.write_text(words_text, encoding="ascii")
             stats["words"] = words_text.count("\n")
+            # Writing the files counts against the limit too: Qxw gets what is left.
+            left = None if time_limit is None else max(started + time_limit - time.perf_counter(), 0.001)
             try:
                 run = subprocess.run([program, "-b", "-d", str(word_file), str(deck)],
-                                     capture_output=True, text=True, timeout=time_limit)
+                                     capture_output=True, text=True, timeout=left)
             except subprocess.TimeoutExpired:  # subprocess.run has killed it
                 return result(Status.TIMEOUT)
         stats["qxw_exit"] = run.returncode

@@ -8,7 +8,8 @@ instances, and the ratio to a baseline solver: the median over instances
 both decided of time / baseline time); a cactus plot (instances decided
 against time) and one scatter plot of per-instance times of the baseline
 against each other solver, undecided runs drawn on the time-limit line
-(matplotlib, Agg, PNG and SVG); and `write_outputs`, which puts
+(matplotlib, Agg, PNG and SVG); a table of counters (nodes, table set-up
+time, how far TIMEOUT runs went past their limit); and `write_outputs`, which puts
 records.csv, records.json, report.md and the plots into one directory.
 
 Leaves out: running anything and deciding what disagrees (`harness.py`).
@@ -25,10 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
-
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.harness import Disagreement, Record
 from cpmodel.solver import Status
@@ -40,6 +38,9 @@ PLOT_FORMATS = ("png", "svg")
 CSV_OMITTED = ("solution",)  # too large for a spreadsheet cell; records.json has it
 
 GroupKey = tuple[str, str]  # (suite, family)
+
+if TYPE_CHECKING:  # matplotlib loads only when a plot is drawn: reports and the CLI start without it
+    from matplotlib.figure import Figure
 
 
 # --- per-instance times -----------------------------------------------------------
@@ -155,6 +156,9 @@ def _save(figure: Figure, stem: Path) -> list[Path]:
 
 def cactus_plot(times: Mapping[str, Mapping[str, float]], title: str, stem: Path) -> list[Path]:
     """Instances decided (x) against the time each took, sorted (y, log scale), one line per solver."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     figure = Figure(figsize=(6.4, 4.4))
     axes = figure.add_subplot()
     for solver, per_instance in times.items():
@@ -175,6 +179,8 @@ def scatter_plot(x_times: Mapping[str, float], y_times: Mapping[str, float], lab
     points = [(max(min(x_times[i], limit), TIME_FLOOR_S), max(min(y_times[i], limit), TIME_FLOOR_S),
                math.isfinite(x_times[i]) and math.isfinite(y_times[i])) for i in instances]
     low = min((min(x, y) for x, y, _ in points), default=TIME_FLOOR_S) / 2
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(5.2, 5.2))
     axes = figure.add_subplot()
     for both, marker, label in ((True, "o", "both decided"), (False, "x", "undecided by one or both (at the limit)")):
@@ -228,6 +234,37 @@ def write_records(records: Sequence[Record], out: Path, meta: Mapping[str, Any])
     return [csv_path, json_path]
 
 
+# The counters summarised beside the times, where a solver reports them.
+COUNTER_STATS = ("nodes", "generated", "setup_s")
+
+
+def counters_table(records: Sequence[Record], solvers: Sequence[str]) -> str | None:
+    """Per solver: median and mean of each counter in `COUNTER_STATS` over its runs, and how far past its
+    time limit a TIMEOUT run's own clock went (the overshoot); None when no run has any of them."""
+    keys = [k for k in COUNTER_STATS if any(k in r.stats for r in records)]
+    timeouts = [r for r in records if r.status == Status.TIMEOUT.value and r.wall_s is not None
+                and r.time_limit_s is not None]
+    if not keys and not timeouts:
+        return None
+    header = [f"{stat} {how}" for stat in keys for how in ("median", "mean")] + ["timeouts", "max overshoot s"]
+    lines = ["| Solver (counters) | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
+    for solver in solvers:
+        mine = [r for r in records if r.solver == solver]
+        cells = []
+        for stat in keys:
+            values = [r.stats[stat] for r in mine if stat in r.stats]
+            cells += [_number(statistics.median(values)) if values else "–",
+                      _number(statistics.fmean(values)) if values else "–"]
+        late = [r.wall_s - r.time_limit_s for r in timeouts if r.solver == solver]  # type: ignore[operator]
+        cells += [str(len(late)), f"{max(late):+.3f}" if late else "–"]
+        lines.append(f"| {solver} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3f}"
+
+
 def markdown_report(records: Sequence[Record], summaries: Summaries, disagreements: Sequence[Disagreement],
                     notes: Sequence[str], meta: Mapping[str, Any], plots: Mapping[GroupKey, list[Path]]) -> str:
     first = records[0] if records else None
@@ -244,6 +281,11 @@ def markdown_report(records: Sequence[Record], summaries: Summaries, disagreemen
         lines += ["Time per instance: median over repeats, decided when at least half the repeats were. "
                   "Median and total: over the instances the solver decided. × baseline: median over "
                   f"instances both decided of time / time of {base}.", ""]
+        group = [r for r in records if (r.suite, r.family) == (suite, family)]
+        counters = counters_table(group, [row.solver for row in rows])
+        if counters is not None:
+            lines += [counters, "", "Counters over all runs (the solver's stats; setup_s: loading or building "
+                      "tables). Overshoot: a TIMEOUT run's own wall time minus its time limit.", ""]
         lines += [f"![{p.stem}]({p.name})" for p in plots.get((suite, family), []) if p.suffix == ".png"]
         lines.append("")
     return "\n".join(lines)

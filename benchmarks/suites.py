@@ -21,7 +21,18 @@ The suites:
   the goal. Solvable by construction; the walk length bounds the optimal
   length from above, and the optimal solvers must agree on it.
 - ``slider-korf``: Korf's 100 15-puzzle instances with their published
-  optimal lengths; ``slider-korf10``: the first ten.
+  optimal lengths, IDA* compiled (7-8 and 6-6-3 tables) against the
+  pure-Python reference; ``slider-korf10``: the first ten.
+- ``slider-cpsat``: the CP-SAT model on the two depth-31 8-puzzle states
+  (the antipodes of the goal), one ring state from each of the five deepest
+  distance layers and Korf #55 (41 moves), with one and two workers;
+  ``slider-cpsat-ablation``: one antipode and one depth-31 ring state, each
+  search trick switched from its default in turn. Distances come from the
+  exact table of `reference_pdb.distance_table`.
+- ``slider-pdb-build``: Korf #1 with an empty table store (``"tables":
+  "cold"``), so each solver's set-up time is building its tables;
+  ``slider-limits``: Korf #60 (66 moves) under a 5 s limit with warm and cold
+  tables, for every slider solver: how far past the limit each stops.
 - ``quick``: a few instances of each kind, for the tests (about a minute).
 
 Leaves out: running anything (`harness.py`) and reporting (`report.py`).
@@ -30,10 +41,13 @@ Leaves out: running anything (`harness.py`) and reporting (`report.py`).
 from __future__ import annotations
 
 import fnmatch
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from benchmarks.datasets import korf_table, vanbeek_paths
 from cpmodel.crossword import verify as crossword_verify
@@ -69,6 +83,8 @@ GENERATED_SEEDS_PER_SIZE = 3
 GENERATED_DICTIONARY = "en"
 OTHER_SURFACES = ("cylinder", "torus", "klein")
 
+COLD_TABLES = "cold"  # params["tables"]: run with an empty table store (see harness.table_store)
+
 RING_DEPTHS = (8, 16, 24, 32)
 GRID3_DEPTHS = (10, 20, 30, 40, 60)
 SCRAMBLES_PER_DEPTH = 3
@@ -77,8 +93,27 @@ KORF_BOARD = "grid:4x4"  # Korf's goal 0 1 … 15 (blank top-left) is this board
 CROSSWORD_SOLVERS = ("reference", "cpsat", "qxw")
 SMALL_SLIDER_SOLVERS = ("bfs", "astar", "idastar", "cpsat")
 # Breadth-first search and the time-expanded CP-SAT model cannot reach the
-# 15-puzzle's depths of 41-66 moves; the heuristic searches can.
-KORF_SOLVERS = ("idastar", "astar")
+# 15-puzzle's depths of 41-66 moves; IDA* can. Compiled with the 7-8 and
+# the 6-6-3 tables, and the pure-Python reference with 6-6-3: the last two
+# expand the same nodes, so their ratio is the cost per node.
+KORF_SOLVERS = ("idastar", "idastar:partition=6-6-3", "idastar:engine=python")
+CPSAT_SOLVERS = ("cpsat", "cpsat:workers=2")
+CPSAT_KORF = (55,)  # the shortest of Korf's 100 (41 moves); 42 moves already take CP-SAT over 300 s
+RING_DEEPEST_LAYERS = 5
+# One trick switched from its default at a time ("cpsat" alone is the
+# default: every trick on except the distance sums).
+CPSAT_ABLATION = ("cpsat", "cpsat:prune=false", "cpsat:budget=false", "cpsat:symmetry=false",
+                  "cpsat:parity=false", "cpsat:search=false", "cpsat:sums=true", "cpsat:sums=true,budget=false")
+CPSAT_TIME_LIMIT_S = 300.0
+BUILD_SOLVERS = ("idastar", "idastar:partition=6-6-3", "idastar:engine=python")
+BUILD_KORF = 1
+# The 7-8 tables take minutes to build on 2 busy cores.
+BUILD_TIME_LIMIT_S = 1800.0
+# Every solver with its default engine, plus IDA* with the distance sum,
+# which cannot finish Korf #60 in 5 s even with its (trivial) tables loaded.
+LIMIT_SOLVERS = ("bfs", "astar", "idastar", "idastar:heuristic=distance", "idastar:engine=python", "cpsat")
+LIMIT_KORF = 60  # the longest of Korf's 100 (66 moves)
+LIMIT_TIME_S = 5.0
 
 # Per-run limits: a generous one for the real suites, and one for `quick`
 # short enough to finish in about a minute yet long enough on a busy
@@ -196,9 +231,63 @@ def scramble_instances(suite: str, board_name: str, depths: Sequence[int], seed:
 
 
 def korf_instances(suite: str, count: int | None = None) -> list[Instance]:
-    return [Instance(suite, f"korf-{i:03d}", SLIDER, {"board": KORF_BOARD, "start": list(tiles)},
-                     expected=SOLVED, expected_length=length)
-            for i, (tiles, length) in enumerate(korf_table()[:count], start=1)]
+    return [korf_instance(suite, i) for i in range(1, len(korf_table()[:count]) + 1)]
+
+
+def korf_instance(suite: str, number: int, tables: str | None = None) -> Instance:
+    """Korf's instance `number` (1-based); `tables` = COLD_TABLES runs it with an empty table store."""
+    tiles, length = korf_table()[number - 1]
+    params: dict[str, Any] = {"board": KORF_BOARD, "start": list(tiles)}
+    if tables is not None:
+        params["tables"] = tables
+    return Instance(suite, f"korf-{number:03d}" + (f"-{tables}" if tables else ""), SLIDER, params,
+                    expected=SOLVED, expected_length=length)
+
+
+def layer_instances(suite: str, board_name: str, layers: int, per_layer: int | None, seed: int) -> list[Instance]:
+    """States from the `layers` deepest distance layers of the board's default goal: all of each layer
+    (`per_layer` None) or a seeded pick of `per_layer`; exact distances from the full distance table."""
+    from cpmodel.slider.reference_pdb import distance_table
+
+    board = preset(board_name)
+    goal = default_goal(board)
+    dist = distance_table(board, goal)
+    deepest = int(dist.max())
+    rng = random.Random(derive_seed(seed, "layers", board_name))
+    instances = []
+    for depth in range(deepest, deepest - layers, -1):
+        ranks = [int(r) for r in np.flatnonzero(dist == depth)]
+        chosen = ranks if per_layer is None else sorted(rng.sample(ranks, per_layer))
+        for rank in chosen:
+            start = unrank_permutation(rank, board.n)
+            label = board.label.removeprefix("grid:")
+            instances.append(Instance(suite, f"{label}-{''.join(map(str, start))}", SLIDER,
+                                      {"board": board_name, "start": list(start)}, expected=SOLVED,
+                                      expected_length=depth))
+    return instances
+
+
+def unrank_permutation(rank: int, n: int) -> tuple[int, ...]:
+    """The permutation of 0…n−1 with lexicographic rank `rank` (the order of `distance_table`)."""
+    items = list(range(n))
+    out = []
+    for i in range(n - 1, -1, -1):
+        digit, rank = divmod(rank, math.factorial(i))
+        out.append(items.pop(digit))
+    return tuple(out)
+
+
+def cpsat_instances(seed: int) -> list[Instance]:
+    suite = "slider-cpsat"
+    return [*layer_instances(suite, "grid:3x3", 1, None, seed),
+            *layer_instances(suite, "ring", RING_DEEPEST_LAYERS, 1, seed),
+            *(korf_instance(suite, number) for number in CPSAT_KORF)]
+
+
+def ablation_instances(seed: int) -> list[Instance]:
+    # One state of each board at depth 31: some tricks switched off cost minutes.
+    suite = "slider-cpsat-ablation"
+    return [layer_instances(suite, "grid:3x3", 1, None, seed)[0], *layer_instances(suite, "ring", 1, 1, seed)]
 
 
 # --- quick ----------------------------------------------------------------------
@@ -229,10 +318,21 @@ SUITES: dict[str, Suite] = {s.name: s for s in (
     Suite("slider-3x3", "8-puzzle, random walks of 10-60 slides",
            lambda seed: scramble_instances("slider-3x3", "grid:3x3", GRID3_DEPTHS, seed),
            {SLIDER: SMALL_SLIDER_SOLVERS}),
-    Suite("slider-korf", "Korf's 100 15-puzzles with published optimal lengths",
+    Suite("slider-korf", "Korf's 100 15-puzzles with published optimal lengths, compiled and pure IDA*",
            lambda seed: korf_instances("slider-korf"), {SLIDER: KORF_SOLVERS}),
     Suite("slider-korf10", "the first ten of Korf's 100",
            lambda seed: korf_instances("slider-korf10", 10), {SLIDER: KORF_SOLVERS}),
+    Suite("slider-cpsat", "CP-SAT on the depth-31 8-puzzles, the deepest ring states and Korf #55",
+           cpsat_instances, {SLIDER: CPSAT_SOLVERS}, CPSAT_TIME_LIMIT_S),
+    Suite("slider-cpsat-ablation", "CP-SAT with each search trick switched in turn, two depth-31 states",
+           ablation_instances, {SLIDER: CPSAT_ABLATION}, CPSAT_TIME_LIMIT_S),
+    Suite("slider-pdb-build", "Korf #1 with empty table stores: building the pattern databases",
+           lambda seed: [korf_instance("slider-pdb-build", BUILD_KORF, COLD_TABLES)], {SLIDER: BUILD_SOLVERS},
+           BUILD_TIME_LIMIT_S),
+    Suite("slider-limits", "Korf #60 under a 5 s limit, warm and cold tables: how far each solver overshoots",
+           lambda seed: [korf_instance("slider-limits", LIMIT_KORF),
+                         korf_instance("slider-limits", LIMIT_KORF, COLD_TABLES)],
+           {SLIDER: LIMIT_SOLVERS}, LIMIT_TIME_S),
     Suite("quick", "a few of each kind, about a minute (used by the tests)", quick_instances,
            {CROSSWORD: CROSSWORD_SOLVERS, SLIDER: SMALL_SLIDER_SOLVERS}, QUICK_TIME_LIMIT_S),
 )}

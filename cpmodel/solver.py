@@ -189,18 +189,41 @@ def cpsat_seed(seed: int) -> int:
     return int.from_bytes(digest[:4], "big") >> (32 - CPSAT_SEED_BITS)
 
 
+def cpsat_solver(seed: int, workers: int) -> Any:
+    """A CP-SAT solver with the project's seed and worker count, leaving Ctrl-C to Python.
+
+    CP-SAT otherwise installs a SIGINT handler of its own that outlives the
+    solve and kills the process on the next Ctrl-C, skipping the CLI's
+    one-line report and the pack's last manifest. Limits are the caller's:
+    every model here has a deadline of its own.
+    """
+    from ortools.sat.python import cp_model  # CP-SAT loads only for the solvers that use it
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = cpsat_seed(seed)
+    solver.parameters.catch_sigint_signal = False
+    return solver
+
+
 # family -> solver name -> "module:class". Imported lazily so that asking for
 # the slider solvers never loads the crossword ones and vice versa.
 _REGISTRY: dict[str, dict[str, str]] = {
     "crossword": {
         "reference": "cpmodel.crossword.reference:ReferenceSolver",
         "cpsat": "cpmodel.crossword.cpsat:CpSatFillSolver",
+        "gecode": "cpmodel.crossword.minizinc:GecodeFillSolver",
+        "choco": "cpmodel.crossword.choco:ChocoFillSolver",
+        "sat": "cpmodel.crossword.sat:SatFillSolver",
     },
     "slider": {
         "bfs": "cpmodel.slider.search:BfsSolver",
         "astar": "cpmodel.slider.search:AStarSolver",
         "idastar": "cpmodel.slider.search:IdaStarSolver",
         "cpsat": "cpmodel.slider.cpsat:CpSatSliderSolver",
+        "gecode": "cpmodel.slider.minizinc:GecodeSliderSolver",
+        "choco": "cpmodel.slider.choco:ChocoSliderSolver",
+        "sat": "cpmodel.slider.sat:SatSliderSolver",
     },
 }
 

@@ -13,6 +13,7 @@ data file is built by a developer with `python -m dictionaries.build_en`.
 """
 
 from dictionaries.errors import DictionaryError
-from dictionaries.wordlist import NAMED_LISTS, WordList, from_words, load, normalise
+from dictionaries.wordlist import NAMED_LISTS, WordList, adjusted, from_words, load, normalise, read_word_set
 
-__all__ = ["NAMED_LISTS", "DictionaryError", "WordList", "from_words", "load", "normalise"]
+__all__ = ["NAMED_LISTS", "DictionaryError", "WordList", "adjusted", "from_words", "load", "normalise",
+           "read_word_set"]

@@ -1,23 +1,40 @@
-"""Build the embedded `en` word list, dictionaries/data/en.txt.gz.
+"""Build the embedded `en` lexicon and its clue database (developer-run).
 
-Covers: the developer-run build. It takes wordfreq's large English list,
-keeps the entries that english-words (web2 + GCIDE) also knows, normalises
-them with `dictionaries.wordlist.normalise`, scores each by its Zipf
-frequency and writes sorted `WORD;SCORE` lines as gzip with a fixed header
-(mtime 0), so the same inputs give the same bytes.
+Covers: choosing the words, scoring them and writing three files —
+`data/en.txt.gz` (sorted `WORD;SCORE` lines), `data/en-clues.tsv.gz`
+(`WORD<TAB>clue<TAB>clue…` lines, best clue first) and the report tables in
+`dictionaries/README.md` (counts per length, dropped words per reason).
+A wordfreq entry is kept only when independent sources agree that it is a
+familiar English word or phrase:
 
-Score mapping: score = round(20 * (zipf - 1)), clamped to 0..100. Zipf 1 (one
-occurrence per billion words, the floor of wordfreq's large list) scores 0,
-Zipf 3.5 (about 3 per million) scores 50, Zipf 6 and above (the commonest
-few hundred words) scores 100. Where several entries normalise to one word
-(e.g. "I'm" and "im"), the highest score wins.
+1. wordfreq (large English list) gives its frequency; score =
+   round(20 × (Zipf − 1)) clamped to 0..100 (Zipf 1, once per billion words,
+   scores 0; Zipf 3.5 scores 50; Zipf 6 and above scores 100);
+2. it is in SCOWL at size ≤ 70 (Debian `scowl`) or is a WordNet lemma
+   (Debian `wordnet-base`; phrases squashed: ICECREAM); a word of at most
+   SHORT_WORD letters must be in SCOWL, because wordfreq's short tokens are
+   often fragments of longer words and WordNet alone lists many rarities;
+3. it is not an abbreviation (SCOWL's abbreviation lists, or written all in
+   capitals in WordNet) nor a proper name, unless both SCOWL (size ≤
+   PROPER_NAME_SIZE) and WordNet know the name — WordNet's encyclopaedic
+   entry is what makes it clueable (PARIS, ELBA);
+4. it passes the breakfast test: not on the shipped blocklist
+   (`data/blocklist/`: LDNOOBW's English list plus the project's additions)
+   and none of its first senses is labelled obscene, vulgar, offensive or a
+   slur in WordNet;
+5. it has at least one clue (`clue_text.py`) of at most 60 characters from
+   its own WordNet senses or, for an inflected form, from its lemma's.
 
-Leaves out: everything at runtime. wordfreq and english-words are build-time
-tools only; the package reads the committed file and never downloads.
-Built with wordfreq 3.1.1 and english-words 2.0.2; another version may change
-the output. Run from the repository top level:
+Where several entries normalise to one word the highest score wins. The
+output is sorted and written with gzip mtime 0, so the same inputs give the
+same bytes. Built with wordfreq 3.1.1, lemminflect 0.2.3, SCOWL 2020.12.07
+and WordNet 3.0 (Debian scowl 2020.12.07-2, wordnet-base 1:3.0-37); other
+versions may change the output.
 
-    pip install wordfreq english-words
+Leaves out: everything at runtime — the package reads the committed files
+and needs none of these sources. Run from the repository top level:
+
+    apt-get install scowl wordnet-base && pip install wordfreq==3.1.1 lemminflect==0.2.3
     python -m dictionaries.build_en
 """
 
@@ -25,10 +42,18 @@ from __future__ import annotations
 
 import argparse
 import gzip
-from collections.abc import Iterator
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from dictionaries.wordlist import EN_PATH, MAX_SCORE, MIN_SCORE, from_words, normalise
+from typing import TYPE_CHECKING
+
+from dictionaries.wordlist import EN_CLUES_PATH, EN_PATH, MAX_SCORE, MIN_SCORE, from_words, normalise
+
+if TYPE_CHECKING:
+    from dictionaries.clue_bank import ClueWriter
 
 # Crossword grids go up to 23 cells a side, so no light is longer than 23;
 # single letters are never crossword entries.
@@ -38,7 +63,34 @@ MAX_WORD_LENGTH = 23
 # of Zipf (a tenfold frequency) is worth 20 points, so Zipf 6 reaches 100.
 ZIPF_FLOOR = 1.0
 POINTS_PER_ZIPF = 20
-ENGLISH_WORDS_SOURCES = ("web2", "gcide")
+SCOWL_DIR = Path("/usr/share/dict/scowl")
+# SCOWL sizes: 10..35 the commonest words, 50 a medium dictionary, 70 a
+# large one; from 80 up it lists rare and archaic words.
+SCOWL_SIZES = (10, 20, 35, 40, 50, 55, 60, 70)
+SCOWL_SPELLINGS = ("english", "american", "british")
+# A proper name must be common enough for SCOWL's medium lists.
+PROPER_NAME_SIZE = 50
+# wordfreq's tokens of this length or shorter are often pieces of longer
+# words (TAA, ENT, ICS); only SCOWL vouches for them.
+SHORT_WORD = 4
+DATA_DIR = Path(__file__).parent / "data"
+PROJECT_CLUES = DATA_DIR / "clues-project.tsv"
+BLOCKLISTS = (DATA_DIR / "blocklist" / "ldnoobw-en.txt", DATA_DIR / "blocklist" / "project.txt")
+README = Path(__file__).parent / "README.md"
+REPORT_START, REPORT_END = "<!-- build report: start -->", "<!-- build report: end -->"
+# A word whose first senses (or only sense) WordNet labels offensive fails
+# the breakfast test; one such sense among others (SHRIMP, BOY) does not.
+OFFENSIVE_SENSES = 2
+# LDNOOBW's entries this long are blocked inside other words too (PENISES).
+BLOCKED_INSIDE = 5
+# Four-letter entries so strong that every word holding one goes (FUCKHEAD);
+# other short ones would take innocent words with them (ASS: CLASS).
+STRONG_INSIDE = ("FUCK", "SHIT", "CUNT", "TWAT", "WANK", "JIZZ")
+# Reasons a wordfreq entry is dropped, in the order they are tested.
+UNLISTED, SHORT_UNLISTED, ABBREVIATION, PROPER_NAME, BLOCKLISTED, OFFENSIVE_SENSE, NO_CLUE = (
+    "in neither SCOWL (size <= 70) nor WordNet", f"{SHORT_WORD} letters or fewer and not in SCOWL",
+    "abbreviation", "proper name not known to both SCOWL and WordNet", "on the breakfast-test blocklist",
+    "an offensive sense in WordNet", "no whole clue of 60 characters or fewer")
 
 
 def zipf_to_score(zipf: float) -> int:
@@ -47,47 +99,217 @@ def zipf_to_score(zipf: float) -> int:
     return max(MIN_SCORE, min(MAX_SCORE, score))
 
 
-def english_vocabulary() -> set[str]:
-    """english-words' entries, normalised: the filter that keeps real words."""
-    # Imported here so the module (and zipf_to_score) loads without build deps.
-    from english_words import get_english_words_set
+# -- sources -----------------------------------------------------------------------------------------
 
-    entries = get_english_words_set(list(ENGLISH_WORDS_SOURCES), alpha=True, lower=True)
-    return {word for word in map(normalise, entries) if word is not None}
+@dataclass
+class Scowl:
+    common: set[str] = field(default_factory=set)  # lower-case words of the word lists
+    proper: dict[str, int] = field(default_factory=dict)  # capitalised words -> smallest size
+    abbreviations: set[str] = field(default_factory=set)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.common or word in self.proper
 
 
-def scored_entries(vocabulary: set[str]) -> Iterator[tuple[str, int]]:
-    """(entry, score) for wordfreq entries whose normal form is in `vocabulary`."""
+def read_scowl(root: Path = SCOWL_DIR) -> Scowl:
+    """SCOWL's lists of sizes <= 70, normalised; FileNotFoundError if absent."""
+    if not (root / "english-words.10").is_file():
+        raise FileNotFoundError(f"{root}: no SCOWL lists; install them with `apt-get install scowl`")
+    scowl = Scowl()
+    for size in SCOWL_SIZES:
+        for spelling in SCOWL_SPELLINGS:
+            for kind in ("words", "upper", "proper-names", "abbreviations"):
+                path = root / f"{spelling}-{kind}.{size}"
+                if path.is_file():
+                    _add_scowl_list(scowl, kind, size, path.read_text(encoding="latin-1").split("\n"))
+    return scowl
+
+
+def _add_scowl_list(scowl: Scowl, kind: str, size: int, entries: Iterable[str]) -> None:
+    for entry in entries:
+        word = normalise(entry) if entry else None
+        if word is None:
+            continue
+        if kind == "abbreviations":
+            scowl.abbreviations.add(word)
+        elif kind == "words" and entry.islower():
+            scowl.common.add(word)
+        else:
+            scowl.proper[word] = min(size, scowl.proper.get(word, size))
+
+
+@dataclass(frozen=True)
+class Blocklist:
+    words: frozenset[str]  # every entry: blocked as a whole word and in its inflections
+    inside: frozenset[str]  # LDNOOBW's entries of BLOCKED_INSIDE letters or more: blocked inside words too
+
+
+def read_blocklist(ldnoobw: Path = BLOCKLISTS[0], project: Path = BLOCKLISTS[1]) -> Blocklist:
+    """The entries of the two blocklist files, normalised ('#' starts a comment)."""
+    lists = [{w for w in map(_entry, path.read_text(encoding="utf-8").split("\n")) if w} for path in (ldnoobw, project)]
+    return Blocklist(frozenset(lists[0] | lists[1]), frozenset(w for w in lists[0] if len(w) >= BLOCKED_INSIDE))
+
+
+def _entry(line: str) -> str | None:
+    text = line.split("#", 1)[0].strip()
+    return normalise(text) if text else None
+
+
+def read_project_clues(path: Path = PROJECT_CLUES) -> dict[str, list[str]]:
+    """The project's hand-written `WORD<TAB>clue` lines ('#' starts a comment line)."""
+    clues: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.strip() and not line.startswith("#"):
+            word, clue = line.split("\t")
+            clues.setdefault(normalise(word) or "", []).append(clue.strip())
+    return clues
+
+
+def wordfreq_scores() -> dict[str, int]:
+    """Normalised wordfreq entry -> its best score."""
     from wordfreq import iter_wordlist, zipf_frequency
 
+    best: dict[str, int] = {}
     for entry in iter_wordlist("en", "large"):
         word = normalise(entry)
-        if word in vocabulary and MIN_WORD_LENGTH <= len(word) <= MAX_WORD_LENGTH:
-            yield entry, zipf_to_score(zipf_frequency(entry, "en", "large"))
+        if word is not None and MIN_WORD_LENGTH <= len(word) <= MAX_WORD_LENGTH:
+            best[word] = max(best.get(word, MIN_SCORE), zipf_to_score(zipf_frequency(entry, "en", "large")))
+    return best
 
 
-def build(output: Path) -> int:
-    """Write the list to `output`; return its word count."""
-    entries, scores = zip(*scored_entries(english_vocabulary()))
-    # from_words normalises and keeps the highest score per word, exactly as
-    # load() will when it reads the file back.
-    words = from_words(entries, scores, name="en")
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_bytes(gzip.compress(words.to_text().encode("ascii"), 9, mtime=0))
-    return len(words)
+# -- the build ---------------------------------------------------------------------------------------
+
+@dataclass
+class Build:
+    words: dict[str, int]  # kept word -> score
+    clues: dict[str, list[str]]
+    dropped: Counter[str]
+    before: dict[int, int]  # wordfreq entries per length, before any filter
+
+
+def build_lexicon() -> Build:
+    """Read every source and decide each wordfreq entry (see the module docstring)."""
+    # Imported here so the module (and zipf_to_score) loads without build deps.
+    from dictionaries.clue_bank import MAX_CLUES, ClueWriter
+    from dictionaries.wordnet_db import read_wordnet
+
+    scowl, blocked, scores, project = read_scowl(), read_blocklist(), wordfreq_scores(), read_project_clues()
+    writer = ClueWriter(read_wordnet(), frequency=scores, familiar=scowl.common)
+    kept: dict[str, int] = {}
+    clues: dict[str, list[str]] = {}
+    dropped: Counter[str] = Counter()
+    for word in sorted(scores):
+        reason = _reason_to_drop(word, scowl, writer, blocked)
+        if reason is None:
+            # Hand-written clues first: they exist where WordNet's fall short.
+            found = [clue for clue in dict.fromkeys(project.get(word, []) + writer.clues(word))
+                     if not _clue_blocked(clue, blocked)][:MAX_CLUES]
+            if found:
+                kept[word], clues[word] = scores[word], found
+                continue
+            reason = NO_CLUE
+        dropped[reason] += 1
+    return Build(kept, clues, dropped, dict(Counter(len(w) for w in scores)))
+
+
+def _blocked(word: str, writer: "ClueWriter", blocked: Blocklist) -> bool:
+    """On the blocklist, an inflection of a word on it (FUCKED), or holding one of LDNOOBW's
+    longer entries (PENISES); short entries, and the project's, only match whole words
+    (ASS, not CLASS; ORGAN, not ORGANIC)."""
+    if word in blocked.words or any(normalise(s.lemma.replace("_", " ")) in blocked.words
+                                    for s in writer.sources(word)):
+        return True
+    return any(entry in word for entry in blocked.inside) or any(entry in word for entry in STRONG_INSIDE)
+
+
+def _clue_blocked(clue: str, blocked: Blocklist) -> bool:
+    """Does the clue text hold a blocklisted word? WordNet's examples and glosses
+    can ("She questioned the rape victim…"); the breakfast test covers clues too."""
+    return any(normalise(token) in blocked.words for token in re.findall(r"[A-Za-z']+", clue))
+
+
+def _reason_to_drop(word: str, scowl: Scowl, writer: "ClueWriter", blocked: Blocklist) -> str | None:
+    in_wordnet = writer.is_lemma(word)
+    if word not in scowl and not in_wordnet:
+        return UNLISTED
+    if len(word) <= SHORT_WORD and word not in scowl:
+        return SHORT_UNLISTED
+    if word not in scowl.common and (word in scowl.abbreviations or writer.is_acronym(word)):
+        return ABBREVIATION
+    if word not in scowl.common and not writer.has_common_form(word):
+        if not (in_wordnet and scowl.proper.get(word, MAX_SCORE) <= PROPER_NAME_SIZE):
+            return PROPER_NAME
+    if _blocked(word, writer, blocked):
+        return BLOCKLISTED
+    first = list(writer.first_senses(word, OFFENSIVE_SENSES))
+    if first and all(s.is_offensive for s in first):
+        return OFFENSIVE_SENSE
+    return None
+
+
+# -- output ------------------------------------------------------------------------------------------
+
+def write_gzip(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(gzip.compress(text.encode("utf-8"), 9, mtime=0))
+
+
+def clue_lines(clues: dict[str, list[str]]) -> str:
+    """One line a word, `WORD<TAB>clue<TAB>clue…`, best clue first: one split per word to load."""
+    return "".join(f"{word}\t" + "\t".join(clues[word]) + "\n" for word in sorted(clues))
+
+
+def report(build: Build) -> str:
+    """The README's tables: words per length before and after, and drops per reason."""
+    after = Counter(len(w) for w in build.words)
+    small = Counter(len(w) for w, s in build.words.items() if s >= 40)
+    lengths = sorted(set(build.before) | set(after))
+    rows = [f"| {n} | {build.before.get(n, 0):,} | {after.get(n, 0):,} | {small.get(n, 0):,} |" for n in lengths]
+    rows.append(f"| all | {sum(build.before.values()):,} | {sum(after.values()):,} | {sum(small.values()):,} |")
+    reasons = [f"| {reason} | {count:,} |" for reason, count in build.dropped.most_common()]
+    short = sum(len(c) <= 60 for cs in build.clues.values() for c in cs)
+    total = sum(len(cs) for cs in build.clues.values())
+    return "\n".join([
+        REPORT_START,
+        "| length | wordfreq entries | `en` | `en-small` (score >= 40) |", "|---:|---:|---:|---:|", *rows, "",
+        "| dropped because | entries |", "|---|---:|", *reasons, "",
+        f"Clues: {total:,} for {len(build.clues):,} words ({total / len(build.clues):.2f} a word), "
+        f"{short / total:.1%} of them 60 characters or fewer.",
+        REPORT_END])
+
+
+def update_readme(text: str, path: Path = README) -> None:
+    current = path.read_text(encoding="utf-8")
+    start, end = current.index(REPORT_START), current.index(REPORT_END) + len(REPORT_END)
+    path.write_text(current[:start] + text + current[end:], encoding="utf-8")
+
+
+def build(output: Path = EN_PATH, clue_output: Path = EN_CLUES_PATH) -> Build:
+    result = build_lexicon()
+    # from_words normalises and sorts exactly as load() will read the file back.
+    words = from_words(result.words, [result.words[w] for w in result.words], name="en")
+    write_gzip(output, words.to_text())
+    write_gzip(clue_output, clue_lines(result.clues))
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=EN_PATH)
+    parser.add_argument("--clues", type=Path, default=EN_CLUES_PATH)
+    parser.add_argument("--no-readme", action="store_true", help="do not rewrite the report in README.md")
     args = parser.parse_args()
     try:
-        count = build(args.output)
+        result = build(args.output, args.clues)
     except ImportError as error:
-        raise SystemExit(
-            f"{error}: run `pip install wordfreq english-words` first"
-        ) from None
-    print(f"wrote {count} words to {args.output} ({args.output.stat().st_size} bytes)")
+        raise SystemExit(f"{error}: run `pip install wordfreq==3.1.1 lemminflect==0.2.3` first") from None
+    except FileNotFoundError as error:
+        raise SystemExit(str(error)) from None
+    text = report(result)
+    if not args.no_readme:
+        update_readme(text)
+    print(text)
+    print(f"wrote {len(result.words)} words to {args.output}, their clues to {args.clues}")
 
 
 if __name__ == "__main__":

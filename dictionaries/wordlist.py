@@ -14,13 +14,12 @@ and `require_lengths`), and building the embedded `en` list, which is
 from __future__ import annotations
 
 import codecs
-import gzip
 import hashlib
 import os
 import re
 import unicodedata
 import zlib
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -40,7 +39,18 @@ PLAIN_SCORE = 50
 EN_SMALL_MIN_SCORE = 40
 
 EN_PATH = Path(__file__).parent / "data" / "en.txt.gz"
+# The clue database built with `en`: `WORD<TAB>clue` lines, best clue first.
+EN_CLUES_PATH = Path(__file__).parent / "data" / "en-clues.tsv.gz"
 SYSTEM_WORDS_PATH = Path("/usr/share/dict/words")
+
+# The largest published lists (Spread the Wordlist, XWI, Broda's) are a few
+# MB of text; past this a file is not a word list, and a gzip that inflates
+# beyond it (a "zip bomb") is refused before it fills the memory.
+MAX_LIST_BYTES = 64 << 20
+# Scores are 0..100: more digits than this is out of range whatever they say.
+MAX_SCORE_DIGITS = 3
+# Error messages quote at most this much of a bad line.
+QUOTED_CHARS = 60
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _SCORE_SEPARATOR = ";"
@@ -150,6 +160,46 @@ def from_words(
     return _collect(zip(words, score_list), name)
 
 
+def adjusted(
+    words: WordList,
+    *,
+    ban: Iterable[str] = (),
+    allow: Iterable[str] = (),
+    keep: Container[str] | None = None,
+) -> WordList:
+    """`words` with `allow`ed words added (PLAIN_SCORE, if absent), then only those in `keep` (if given)
+    and not `ban`ned. A word both allowed and banned is banned: the safer reading of a mistake.
+    Returns `words` itself when nothing changes."""
+    banned = set(ban)
+    table = dict(zip(words.words, words.scores))
+    for word in allow:
+        table.setdefault(word, PLAIN_SCORE)
+    kept = {w: s for w, s in table.items() if w not in banned and (keep is None or w in keep)}
+    if kept.keys() == set(words.words):
+        return words
+    if not kept:
+        raise DictionaryError(f"{words.name}: no words left after the ban list and the clue filter "
+                              "(to fill with words that have no clue: --no-clues, or give clues with --clues FILE)")
+    return from_words(list(kept), list(kept.values()), name=words.name)
+
+
+def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
+    """The words of a `--ban`/`--allow` file: one word or phrase a line, normalised; '#' starts a comment."""
+    source = os.fspath(path)
+    _stamp(source, Path(source))  # a regular file of bounded size: no FIFO blocks the read
+    text = _decode(source, _read_bytes(Path(source)))
+    words = set()
+    for number, line in enumerate(text.split("\n"), start=1):
+        entry = line.split("#", 1)[0].strip()
+        if not entry:
+            continue
+        word = normalise(entry)
+        if word is None or _SCORE_SEPARATOR in entry or "\t" in entry:
+            raise DictionaryError(f"{source}, line {number}: expected one word or phrase a line, got {line[:60]!r}")
+        words.add(word)
+    return frozenset(words)
+
+
 def load(
     name_or_path: str | os.PathLike[str],
     *,
@@ -193,10 +243,12 @@ def _stamp(name: str, path: Path) -> tuple[int, int]:
     """(mtime_ns, size) of the file, the cache key; DictionaryError if unreadable."""
     try:
         stat = path.stat()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the name
         raise DictionaryError(_missing_message(name, path)) from None
     if not path.is_file():
-        raise DictionaryError(f"{path}: not a file (expected a word-list file)")
+        raise DictionaryError(f"{path}: not a regular file (expected a word-list file)")
+    if stat.st_size > MAX_LIST_BYTES:
+        raise DictionaryError(f"{path}: {stat.st_size:,} bytes; a word list is at most {MAX_LIST_BYTES:,}")
     return stat.st_mtime_ns, stat.st_size
 
 
@@ -252,17 +304,39 @@ def _parse_file(path: str, stamp: tuple[int, int]) -> WordList:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        # Regular files only (checked by `_stamp`), so this never blocks; the
+        # bound holds even if the file grew since.
+        with path.open("rb") as handle:
+            data = handle.read(MAX_LIST_BYTES + 1)
     except OSError as error:
         raise DictionaryError(f"{path}: cannot be read ({error.strerror})") from None
+    if len(data) > MAX_LIST_BYTES:
+        raise DictionaryError(f"{path}: more than {MAX_LIST_BYTES:,} bytes; too large for a word list")
     if not data.startswith(_GZIP_MAGIC):
         return data
+    return _gunzip(path, data)
+
+
+def _gunzip(path: Path, data: bytes) -> bytes:
+    """Decompress every gzip member of `data`, stopping past MAX_LIST_BYTES of output."""
+    out: list[bytes] = []
+    size = 0
     try:
-        return gzip.decompress(data)
+        while data:
+            inflater = zlib.decompressobj(wbits=zlib.MAX_WBITS | 16)
+            out.append(inflater.decompress(data, MAX_LIST_BYTES + 1 - size))
+            size += len(out[-1])
+            if size > MAX_LIST_BYTES or inflater.unconsumed_tail:
+                raise DictionaryError(f"{path}: decompresses to more than {MAX_LIST_BYTES:,} bytes; "
+                                      "too large for a word list")
+            if not inflater.eof:
+                raise EOFError("compressed file ended before the end-of-stream marker was reached")
+            data = inflater.unused_data.lstrip(b"\0")  # members may be padded with NULs
     except (OSError, EOFError, zlib.error) as error:
         raise DictionaryError(
             f"{path}: starts like gzip but does not decompress ({error})"
         ) from None
+    return b"".join(out)
 
 
 def _decode(path: str, data: bytes) -> str:
@@ -303,19 +377,25 @@ def _entries(path: str, lines: list[str]) -> Iterable[tuple[str, int]]:
         entry, separator, score_text = line.rpartition(_SCORE_SEPARATOR)
         where = f"{path}, line {number}"
         if not separator:
-            raise DictionaryError(f"{where}: expected WORD;SCORE, got {line!r}")
+            raise DictionaryError(f"{where}: expected WORD;SCORE, got {_quoted(line)}")
         yield entry, _parse_score(score_text, where)
 
 
 def _parse_score(text: str, where: str) -> int:
     text = text.strip()
-    if not (text.isascii() and text.isdigit()):
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > MAX_SCORE_DIGITS:
         raise DictionaryError(
-            f"{where}: expected a score from {MIN_SCORE} to {MAX_SCORE}, got {text!r}"
+            f"{where}: expected a score from {MIN_SCORE} to {MAX_SCORE}, got {_quoted(text)}"
         )
     score = int(text)
     _check_score(score, where)
     return score
+
+
+def _quoted(text: str) -> str:
+    """`repr(text)`, cut so that a message stays one readable line."""
+    shown = repr(text)
+    return shown if len(shown) <= QUOTED_CHARS else f"{shown[:QUOTED_CHARS]}… ({len(text)} characters)"
 
 
 def _check_score(score: int, where: str) -> None:

@@ -1,184 +1,191 @@
-"""Clue sources for crossword packs: a `WORD<TAB>clue` file, or WordNet.
+"""Clues for crossword entries: the embedded clue bank, a user's clue file,
+the seeded choice of a clue, and an independent check of clue text.
 
-Covers: `read_clues`, a user's clue file; `wordnet_clues`, short definitions
-taken from the glosses of Debian's `wordnet-base` (the WordNet 3.0 database
-in /usr/share/wordnet, format in wndb(5)); `load_clues`, which turns the
-`--clues` argument into one of the two. Every source maps a normalised
-answer (`dictionaries.normalise`) to its clue.
+Covers: `read_clue_file` (a `WORD<TAB>clue` file; a word may have several
+lines), `ClueBank` (answer -> its clues, best first) with `clue_for(answer,
+seed)`, `load_bank(extra)` — the embedded bank built with the `en` lexicon
+(`dictionaries/data/en-clues.tsv.gz`), with the user's clues replacing the
+embedded ones word by word — loaded once per process and keyed by content
+hash, so a pack spec carries only the user's lines to its workers, never the
+bank; `clued_words`, a word list cut down to the words a bank can clue; and
+`clue_problems(answer, clue)`, a check of clue text written apart from the
+build's own filter (dictionaries/clue_text.py) so each can catch what the
+other misses.
 
-Leaves out: looking clues up for a puzzle's entries (`puzzles.py`), and any
-download — WordNet is optional and used only where the package is installed.
+Leaves out: writing the embedded clues (`python -m dictionaries.build_en`,
+from WordNet, at development time — nothing here reads WordNet), and putting
+clues into puzzles (`puzzles.py`).
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import random
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from cpmodel.errors import InputError
-from dictionaries import normalise
+from cpmodel.inputs import read_text_bounded, text_lines
+from dictionaries import WordList, adjusted, normalise
+from dictionaries.wordlist import EN_CLUES_PATH
 
-WORDNET_DIR = Path("/usr/share/wordnet")
-# The `--clues` value meaning WordNet; a clue file of that name is `./wordnet`.
-WORDNET_SOURCE = "wordnet"
-# Parts of speech in the order their senses are tried: a word's noun senses
-# come first, then verb, adjective, adverb. Within one part of speech the
-# index file lists senses most frequent first (wndb(5)), so the first
-# usable sense is the commonest meaning that the rules below let through.
-PARTS_OF_SPEECH = ("noun", "verb", "adj", "adv")
-# Long enough for a definition, short enough for one line of a clue list.
-MAX_CLUE_LENGTH = 80
-# Endings stripped before comparing an answer with the words of a clue, so
-# that HOUSE rejects "housing" and SWIFTLY rejects "swift" (longest first);
-# a stem shorter than MIN_STEM would reject too many unrelated words, and a
-# clue word shorter than MIN_SHARED ("the", "car") starts answers by chance.
-SUFFIXES = ("ING", "ED", "ES", "LY", "S", "ER", "E", "Y")
-MIN_STEM = 3
-MIN_SHARED = 4
-# A definition too long for a clue is cut after its last whole clause when
-# that keeps at least this much of it, else after its last whole word; and
-# never on one of DANGLING ("a part of the" reads broken).
-MIN_CLAUSE = MAX_CLUE_LENGTH // 2
-DANGLING = frozenset({"a", "an", "the", "and", "or", "nor", "but", "of", "to", "in", "on", "at", "for", "from",
-                      "with", "by", "as", "into", "than", "that", "which", "who", "whose", "is", "are", "be"})
+# One line of a printed clue list; the embedded bank keeps to it.
+MAX_CLUE_CHARS = 60
+# clue_problems: a clue word sharing a prefix this long with the answer, and
+# missing at most STEM_SLACK letters of the shorter of the two, is taken for
+# a word of the answer's family (HOUSE/housing, EDITOR/editorial); a clue
+# word of PART_MIN letters or more inside the answer is a part of it
+# (ICECREAM/cream). Shorter matches are chance (CAT/catch, THEME/the).
+STEM_MIN = 4
+STEM_SLACK = 2
+PART_MIN = 4
+# Answers this short turn up inside unrelated words (CAT in "catch").
+SHORT_ANSWER = 3
+ENDINGS = frozenset({"S", "ES", "ED", "D", "ING", "ER", "ERS", "Y"})
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+ClueLines = tuple[tuple[str, str], ...]
+# A clue for every word of the largest published lists is a few MB; past this
+# a file is not a clue file.
+MAX_CLUE_FILE_BYTES = 64 << 20
 
 
-def read_clues(path: str | Path) -> dict[str, str]:
-    """A `WORD<TAB>clue` file: one entry a line; the word is normalised to A–Z."""
-    clues: dict[str, str] = {}
+def read_clue_file(path: str | Path) -> ClueLines:
+    """The (WORD, clue) lines of a `WORD<TAB>clue` file, words normalised to A–Z.
+
+    Blank lines and lines starting with '#' are skipped; anything else must be
+    a word, a tab and a non-empty clue, or InputError names the line.
+    """
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("no such clue file", source=source) from None
-    except UnicodeDecodeError:
-        raise InputError("clue file is not UTF-8 text", source=source) from None
-    for number, line in enumerate(text.splitlines(), start=1):
+    text = read_text_bounded(path, MAX_CLUE_FILE_BYTES, "clue file (WORD<TAB>clue lines)")
+    lines = []
+    for number, line in enumerate(text_lines(text), start=1):
         if not line.strip() or line.startswith("#"):
             continue
         word, tab, clue = line.partition("\t")
         key = normalise(word)
         if not tab or not clue.strip() or key is None:
             raise InputError(f"expected 'WORD<TAB>clue', got {line[:60]!r}", source=source, line=number)
-        clues[key] = clue.strip()
-    return clues
+        lines.append((key, clue.strip()))
+    if not lines:
+        raise InputError("the clue file has no clues (expected WORD<TAB>clue lines)", source=source)
+    return tuple(lines)
 
 
-def load_clues(source: str, words: Iterable[str] | None = None) -> dict[str, str]:
-    """`wordnet` for WordNet's definitions (of `words` only, if given), else a clue file."""
-    if source == WORDNET_SOURCE:
-        return wordnet_clues(words)
-    return read_clues(source)
+@dataclass(frozen=True, eq=False)
+class ClueBank:
+    """Answers (A–Z) -> their clues, best first; equal (and hashed) by content hash.
+
+    `clues` maps each answer to its clues joined by tabs, split only when
+    asked for: loading stays one split per word."""
+
+    clues: Mapping[str, str]
+    sha256: str
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ClueBank) and other.sha256 == self.sha256
+
+    def __hash__(self) -> int:
+        return hash(self.sha256)
+
+    def __len__(self) -> int:
+        return len(self.clues)
+
+    def __contains__(self, answer: object) -> bool:
+        return answer in self.clues
+
+    def clues_of(self, answer: str) -> tuple[str, ...]:
+        joined = self.clues.get(answer)
+        return tuple(joined.split("\t")) if joined else ()
+
+    def clue_for(self, answer: str, seed: int) -> str:
+        """One of the answer's clues, chosen by `seed` (stable across runs and machines); "" if none."""
+        options = self.clues_of(answer)
+        if not options:
+            return ""
+        # A string seed is hashed with SHA-512 by random, never with Python's
+        # per-process hash, so the choice is the same everywhere.
+        return options[random.Random(f"{seed}/{answer}").randrange(len(options))]
 
 
-def wordnet_clues(words: Iterable[str] | None = None, *, root: Path = WORDNET_DIR) -> dict[str, str]:
-    """A clue for every WordNet lemma (or every one of `words` that has one).
+def load_bank(extra: ClueLines = ()) -> ClueBank:
+    """The embedded bank, with the words of `extra` taking the user's clues instead."""
+    stat = EN_CLUES_PATH.stat()
+    return _bank(str(EN_CLUES_PATH), (stat.st_mtime_ns, stat.st_size), extra)
 
-    The clue is the definition part of the gloss of the word's first usable
-    sense (see PARTS_OF_SPEECH): the gloss up to its first `;` or quoted
-    example, capitalised and cut at a word boundary to MAX_CLUE_LENGTH. A
-    sense whose definition names the answer (or its stem) is skipped; a word
-    with no other sense gets no clue.
-    """
-    table = _wordnet_table(Path(root))
-    if words is None:
-        return dict(table)
-    keys = {normalise(w) for w in words}
-    return {k: table[k] for k in keys if k in table}
+
+def clue_for(answer: str, seed: int) -> str:
+    """A clue for `answer` from the embedded bank, chosen by `seed`; "" if it has none."""
+    return load_bank().clue_for(answer, seed)
 
 
 @lru_cache(maxsize=4)
-def _wordnet_table(root: Path) -> dict[str, str]:
-    missing = [f"{kind}.{pos}" for pos in PARTS_OF_SPEECH for kind in ("index", "data")
-               if not (root / f"{kind}.{pos}").is_file()]
-    if missing:
-        raise InputError(f"no WordNet database here (missing {', '.join(missing)}); "
-                         f"install it with 'apt-get install wordnet-base'", source=str(root))
-    clues: dict[str, str] = {}
-    for answer, gloss in _senses(root):
-        if answer not in clues:
-            clue = clue_from_gloss(gloss)
-            if clue and not gives_away(clue, answer):
-                clues[answer] = clue
-    return clues
+def _bank(path: str, stamp: tuple[int, int], extra: ClueLines) -> ClueBank:
+    """`stamp` (mtime, size) only keys the cache, so an edited file is read anew."""
+    data = gzip.decompress(Path(path).read_bytes())
+    digest = hashlib.sha256(data)
+    clues = dict(line.split("\t", 1) for line in data.decode("utf-8").splitlines())
+    mine: dict[str, list[str]] = {}
+    for word, clue in extra:
+        mine.setdefault(word, []).append(clue.replace("\t", " "))
+        digest.update(f"{word}\t{clue}\n".encode())
+    clues.update((word, "\t".join(texts)) for word, texts in mine.items())
+    return ClueBank(clues, digest.hexdigest())
 
 
-def _senses(root: Path) -> Iterator[tuple[str, str]]:
-    """(answer, gloss) for every sense, in the order senses are tried."""
-    for pos in PARTS_OF_SPEECH:
-        glosses = parse_data(root / f"data.{pos}")
-        for lemma, offsets in parse_index(root / f"index.{pos}"):
-            answer = normalise(lemma.replace("_", " "))
-            if answer:
-                yield from ((answer, glosses[o]) for o in offsets if o in glosses)
+def clued_words(words: WordList, bank: ClueBank) -> WordList:
+    """`words` without the words that `bank` has no clue for."""
+    return adjusted(words, keep=bank)
 
 
-def parse_index(path: Path) -> Iterator[tuple[str, list[str]]]:
-    """(lemma, synset offsets most frequent sense first) for each line of an index file.
+# -- the independent check -----------------------------------------------------------------------
 
-    A line is `lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt
-    offset...`; the offsets are its last synset_cnt fields.
+def clue_problems(answer: str, clue: str, *, max_chars: int = MAX_CLUE_CHARS) -> list[str]:
+    """What is wrong with `clue` for `answer` (A–Z): empty, too long, or giving the answer away.
+
+    A clue gives the answer away when a word of it contains the answer, or
+    two or three neighbouring words run together spell it (ICE CREAM); when a
+    word of PART_MIN letters or more is inside the answer; or when a word
+    shares the answer's stem (a prefix of STEM_MIN letters or more covering
+    all but STEM_SLACK letters of the shorter word). Irregular forms
+    (RAN/run) are the build's job; this check knows no vocabulary.
     """
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.startswith(" "):  # the licence header
-                continue
-            fields = line.split()
-            yield fields[0], fields[-int(fields[2]):]
+    text = clue.strip()
+    if not text:
+        return ["empty clue"]
+    problems = []
+    if len(text) > max_chars:
+        problems.append(f"{len(text)} characters, over {max_chars}")
+    words = [w.upper() for w in _LETTERS.findall(text)]
+    runs = ["".join(words[i:i + n]) for n in (2, 3) for i in range(len(words) - n + 1)]
+    if any(_holds(word, answer) for word in words) or answer in runs:
+        problems.append(f"contains the answer {answer}")
+    for word in dict.fromkeys(words):
+        if _holds(word, answer):
+            continue  # reported above
+        if len(word) >= PART_MIN and word in answer:
+            problems.append(f"'{word.lower()}' is part of the answer")
+        elif _shares_stem(answer, word):
+            problems.append(f"'{word.lower()}' shares the answer's stem")
+    return problems
 
 
-def parse_data(path: Path) -> dict[str, str]:
-    """Synset offset → gloss for each line of a data file (`offset … | gloss`)."""
-    glosses: dict[str, str] = {}
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.startswith(" "):
-                continue
-            head, _, gloss = line.partition(" | ")
-            glosses[head.split(" ", 1)[0]] = gloss.strip()
-    return glosses
+def _holds(word: str, answer: str) -> bool:
+    """Does the clue word hold the answer? A short answer only as itself plus an ending
+    (CAT: CATS, not CATCH; AT: never THAT)."""
+    if len(answer) > SHORT_ANSWER:
+        return answer in word
+    return word == answer or (word.startswith(answer) and word[len(answer):] in ENDINGS)
 
 
-def clue_from_gloss(gloss: str) -> str:
-    """The definition part of a gloss, trimmed, capitalised and at most MAX_CLUE_LENGTH long."""
-    definition = gloss.split(";", 1)[0].split('"', 1)[0]
-    # WordNet quotes words in running text as `to'; a clue reads better with 'to'.
-    definition = definition.replace("`", "'").strip(" ,:")
-    definition = _shorten(definition)
-    return definition[:1].upper() + definition[1:]
-
-
-def _shorten(text: str) -> str:
-    if len(text) <= MAX_CLUE_LENGTH:
-        return text
-    cut = text[:MAX_CLUE_LENGTH + 1].rsplit(" ", 1)[0]  # whole words only
-    clause = max(cut.rfind(", "), cut.rfind(": "))
-    if clause >= MIN_CLAUSE:  # a whole clause reads better than a clause cut short
-        cut = cut[:clause]
-    if cut.count("(") > cut.count(")"):  # no aside left open
-        cut = cut[:cut.rindex("(")]
-    words = cut.split()
-    while words and words[-1].lower().strip(",:") in DANGLING:
-        words.pop()
-    return " ".join(words).rstrip(" ,:-")
-
-
-def gives_away(clue: str, answer: str) -> bool:
-    """Does the clue hold the answer, or a word sharing its stem?
-
-    A clue word starting with the answer's stem (CAT: "cats") or whose own
-    stem starts the answer (SWIFTLY: "swift") gives it away.
-    """
-    upper = clue.upper()
-    stem = _stem(answer)
-    return answer in upper or any(w.startswith(stem) or len(_stem(w)) >= MIN_SHARED and answer.startswith(_stem(w))
-                                  for w in re.findall(r"[A-Z]+", upper))
-
-
-def _stem(word: str) -> str:
-    for suffix in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM:
-            return word[:-len(suffix)]
-    return word
+def _shares_stem(answer: str, word: str) -> bool:
+    prefix = 0
+    for a, b in zip(answer, word):
+        if a != b:
+            break
+        prefix += 1
+    return prefix >= STEM_MIN and prefix >= min(len(answer), len(word)) - STEM_SLACK

@@ -19,7 +19,7 @@ across the pack (`crossword_plan.py`), formats (`export/`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -28,9 +28,11 @@ from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from cpmodel.surface import surface as find_surface
-from dictionaries import WordList, from_words, load
+from dictionaries import WordList, adjusted, load
+from generators.clues import ClueBank, ClueLines, clued_words, load_bank
 from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
-from generators.pack import Avoid, PuzzleFailed
+from generators.executors import PuzzleFailed
+from generators.rounds import Avoid
 from generators.pattern_check import check_pattern
 from generators.patterns import PatternSpec
 from generators.polish import polish
@@ -74,7 +76,12 @@ class CrosswordPackSpec:
     allow_repeats: bool = False  # answers may recur across the pack (never within a puzzle)
     min_length: int = 3
     checked: bool = True
-    symmetry: str = "rot180"
+    # No symmetry by default: at the pack sizes a symmetric rule leaves a few
+    # dozen grids (43 on the 11×5 Möbius strip under rot180, 86 on the
+    # plane), too few for packs of different seeds to stay apart, while the
+    # free space holds about a thousand; and the glue hides the rectangle's
+    # symmetry on the surface itself. --symmetry rot180|mirror asks for one.
+    symmetry: str = "none"
     max_seam_crossings: int | None = 1
     # Longest light; None = the grid's longer side, which keeps entries
     # readable and fillable (a wrapped light could otherwise run to 2W − 1).
@@ -83,7 +90,13 @@ class CrosswordPackSpec:
     min_seam_lights: int | None = None
     max_three_share: float = DEFAULT_THREE_SHARE
     polish: float = DEFAULT_POLISH  # CP-SAT deterministic seconds per puzzle; 0 = no polish
-    clues: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # Clues on: every entry gets one from the embedded bank (or extra_clues,
+    # the lines of --clues FILE, which replace a word's embedded clues), and
+    # the fill uses only words with a clue. Off (--no-clues): any word, no clue.
+    clues: bool = True
+    extra_clues: ClueLines = ()
+    ban: frozenset[str] = frozenset()  # words never used (--ban FILE)
+    allow: frozenset[str] = frozenset()  # words added to the dictionary (--allow FILE)
     kind: str = "crossword"
 
     @property
@@ -119,11 +132,14 @@ class CrosswordPackSpec:
                 "symmetry": self.symmetry, "max_seam_crossings": self.max_seam_crossings,
                 "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
                 "max_three_share": self.max_three_share, "polish": self.polish,
-                "clues": len(self.clues)}
+                "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
+                "allow": sorted(self.allow)}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
-        return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)}}
+        bank = self.clue_bank()
+        return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)},
+                "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None}
 
     # -- the rules ----------------------------------------------------------------------
 
@@ -138,22 +154,25 @@ class CrosswordPackSpec:
         return FillRules(min_length=self.min_length, allow_repeats=False,
                          max_seam_crossings=self.max_seam_crossings, min_score=self.min_score, excluded=excluded)
 
+    def clue_bank(self) -> ClueBank | None:
+        """The clues entries get (loaded once per process), or None with clues off."""
+        return load_bank(self.extra_clues) if self.clues else None
+
     def words(self, exclude: frozenset[str] = frozenset()) -> WordList:
-        words = load(self.dictionary, min_score=self.min_score)
-        if not exclude:
-            return words
-        kept = [(w, s) for w, s in zip(words.words, words.scores) if w not in exclude]
-        return from_words([w for w, _ in kept], [s for _, s in kept], name=words.name)
+        """The fill's words: the dictionary with --allow added, --ban and `exclude` removed and,
+        with clues on, only the words the clue bank can clue."""
+        words = _pack_words(self.dictionary, self.min_score, self.allow, self.ban, self.clue_bank())
+        return adjusted(words, ban=exclude) if exclude else words
 
     # -- the plan and the job ---------------------------------------------------------------
 
     def plan(self) -> CrosswordPlan:
-        words = _pack_words(self)
+        words = self.words()
         return CrosswordPlan(self, {length: len(words.by_length(length)) for length in words.lengths()})
 
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
         job: CrosswordJob = avoid.assignment
-        words = _pack_words(self)
+        words = self.words()
         penalties = {**_share_bonus(self, job.share), **job.penalties}  # an earlier use outweighs the share
         problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
         fill, stats = self._fill(problem, job)
@@ -163,7 +182,7 @@ class CrosswordPackSpec:
             stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
                          score_before_polish=polished.score_before, score_after_polish=polished.score_after)
         puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
-                                  stats=stats, seed=job.fill_seed, clues=self.clues)
+                                  stats=stats, seed=job.fill_seed, clues=self.clue_bank())
         puzzle["rejected"] = avoid.attempt
         puzzle["quality"] = puzzle_quality(puzzle)
         return puzzle
@@ -209,19 +228,14 @@ class CrosswordPackSpec:
             problems.append("the quality figures do not match the entries")
         return problems
 
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
-        from generators.export.bundle import export_all
 
-        return export_all(puzzle)
-
-
-# Each worker process loads the list and builds its word index once, not per
-# job: a list rebuilt per job would rebuild the index (a tenth of a second).
-@lru_cache(maxsize=4)
-def _pack_words(spec: CrosswordPackSpec) -> WordList:
-    return spec.words()
+@lru_cache(maxsize=8)
+def _pack_words(dictionary: str, min_score: int, allow: frozenset[str], ban: frozenset[str],
+                bank: ClueBank | None) -> WordList:
+    words = adjusted(load(dictionary, min_score=min_score), allow=allow, ban=ban)
+    return clued_words(words, bank) if bank is not None else words
 
 
 @lru_cache(maxsize=2 * SHARES)
 def _share_bonus(spec: CrosswordPackSpec, share: int) -> dict[str, int]:
-    return share_bonus(_pack_words(spec).words, share, SHARES)
+    return share_bonus(spec.words().words, share, SHARES)

@@ -40,7 +40,8 @@ from typing import TYPE_CHECKING, Any
 
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.lights import find_lights
-from generators.pack import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid, PackError, derive_seed
+from generators.pack import PackError, derive_seed
+from generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
 from generators.quality import pack_quality
 from generators.word_policy import AnswerLedger, count_recurrences, decide_policy, policy_problems

@@ -1,32 +1,23 @@
-"""Building a puzzle pack: jobs in rounds, executors, atomic files, resume.
+"""Building a puzzle pack: the pack directory, atomic files, resume.
 
 Covers: the pack directory (`manifest.json`, `puzzles/NNNN.json` and the
 exports beside them), per-puzzle seeds derived from the pack seed and the
-index, running jobs in this process, in local worker processes or on a Dask
-cluster, writing each finished puzzle at once and atomically (temporary file
-+ rename) after the independent verifier has passed it, and `resume`, which
-completes an interrupted pack so that it equals an uninterrupted run.
+index, making the puzzles in rounds as the pack's plan directs
+(`rounds.py`) through an executor (`executors.py`), writing each finished
+puzzle at once and atomically (temporary file + rename) after the
+independent verifier has passed it, checking the whole pack afresh from its
+puzzles before it is marked complete (the plan's `final_problems`), and
+`resume`, which completes an interrupted pack so that it equals an
+uninterrupted run. A puzzle the plan gives up on (nothing left to try) is
+reported with everything finished kept.
 
-Scheduling. Puzzles are made in rounds of `ROUND_SIZE` jobs, a number fixed
-here and never taken from the worker count. Every job of a round gets its
-input from the pack's *plan* (`PackPlan`: for crosswords the pattern, the
-words it may not use and the words it should rather not) as it stood when
-the round was formed, i.e. after all rounds up to `ROUNDS_IN_FLIGHT` back
-had been judged; the round's results are then judged in index order, each
-against everything accepted before it, earlier puzzles of the same round
-included. A result the plan refuses (a clash with
-an earlier answer or fill) and a job that could not make its puzzle
-(`PuzzleFailed`) are tried again at the head of the next round, with the
-attempt number raised; the plan gives up on a puzzle only when it has
-nothing left to try, and the pack then says what it could not make, keeping
-everything finished. Each puzzle file is therefore a function of the pack
-parameters and the index only: worker counts and executors change timings,
-which go to the manifest, never into a puzzle file. Before the pack is
-marked complete, the plan checks the whole pack afresh from the puzzle files
-(`final_problems`).
+Safety: a directory holding files that are not a pack is refused unless
+forced; a start that fails before its first puzzle leaves nothing behind;
+files are written with the usual permissions (0666 less the umask).
 
-Leaves out: what a job makes (`crossword_pack.py`, `slider_pack.py`), what
-a kind of puzzle plans (`crossword_plan.py`) and the formats of the exports
+Leaves out: what a job makes (`crossword_pack.py`, `slider_pack.py`), what a
+kind of puzzle plans (`crossword_plan.py`), where jobs run (`executors.py`)
+and the formats of the exports
 (`generators/export/`).
 """
 
@@ -35,34 +26,31 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 import time
-from collections import deque
-from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
-from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from cpmodel.errors import InputError
+from cpmodel.inputs import loads_json_bounded, read_text_bounded
+from generators.executors import JobResult, make_executor
 from generators.export.html import pack_index
-from generators.puzzles import encode
-
-# Jobs per round: each round's jobs run side by side and see only the
-# puzzles of earlier rounds, so this — never the worker count — fixes what
-# every puzzle is. Eight keep two to eight workers busy while a clash inside
-# a round (redone in the next) stays rare.
-ROUND_SIZE = 8
-# Rounds running at once: the next round is formed (from what the plan knew
-# before the round now running) while it runs, so no worker waits for the
-# slowest job of a round; a round's jobs see the rounds up to two back.
-ROUNDS_IN_FLIGHT = 2
+from generators.puzzles import MAX_PUZZLE_BYTES, encode
+from generators.rounds import Avoid, plan_of, run_rounds
 
 MANIFEST = "manifest.json"
 INDEX = "index.html"
 PUZZLE_DIR = "puzzles"
+BOOKLET = "pack.pdf"
+# A manifest lists per-puzzle timings: a few hundred kB for the largest packs.
+MAX_MANIFEST_BYTES = 16 << 20
+# Files are readable by everyone unless the umask says otherwise, as with open().
+FILE_MODE = 0o666
 
 
 class PackError(RuntimeError):
@@ -71,35 +59,6 @@ class PackError(RuntimeError):
 
 class VerificationError(RuntimeError):
     """A generated puzzle failed its independent check: a bug, never written."""
-
-
-class PuzzleFailed(Exception):
-    """A job could not make its puzzle from its input (e.g. no fill within
-    its budget); the plan gives the next attempt something else to try.
-    `proven`: the input can never give a puzzle (the fill is impossible)."""
-
-    def __init__(self, reason: str, *, proven: bool = False) -> None:
-        super().__init__(reason)
-        self.proven = proven
-
-
-@dataclass(frozen=True)
-class Avoid:
-    """A job's input from the pack plan: what it must not produce and what it is given."""
-
-    keys: frozenset[str] = frozenset()  # keys of puzzles made already
-    words: frozenset[str] = frozenset()  # answers it may not use
-    attempt: int = 0  # earlier tries of this puzzle
-    assignment: Any = None  # what the plan gives this job (a crossword: its pattern and word preferences)
-
-
-@dataclass(frozen=True)
-class JobResult:
-    index: int
-    puzzle: dict[str, Any] | None  # None when the job failed
-    wall_s: float
-    failure: str = ""  # why the job failed
-    proven: bool = False  # the failure is proven, not a budget running out
 
 
 class PackSpec(Protocol):
@@ -114,93 +73,21 @@ class PackSpec(Protocol):
     def key(self, puzzle: Mapping[str, Any]) -> str: ...
     def answers(self, puzzle: Mapping[str, Any]) -> frozenset[str]: ...
     def verify(self, puzzle: Mapping[str, Any]) -> list[str]: ...
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]: ...
     def describe(self) -> dict[str, Any]: ...
-
-
-class PackPlan(Protocol):
-    """The pack-wide state a kind of puzzle keeps between rounds (see the
-    module docstring); every method is deterministic."""
-
-    notes: list[str]  # what the user should know, e.g. that the pattern space is used up; grows as the pack runs
-
-    def job_input(self, index: int, attempt: int) -> Avoid | None: ...  # None: nothing left to try
-    def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None: ...  # why it may not join the pack
-    def record(self, index: int, puzzle: Mapping[str, Any]) -> None: ...
-    def failed(self, index: int, reason: str, *, made: bool, proven: bool) -> None: ...
-    def gave_up(self, index: int) -> str: ...  # why job_input returned None
-    def attempt_of(self, puzzle: Mapping[str, Any]) -> int | None: ...  # the attempt that made a stored puzzle
-    def final_problems(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[int, str]: ...
-    def report(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]: ...
-
-
-@runtime_checkable
-class PlannedSpec(Protocol):
-    """A pack spec with a plan of its own (crosswords); others get `KeyPlan`."""
-
-    def plan(self) -> PackPlan: ...
-
-
-# Attempts of one puzzle before `KeyPlan` gives up on it.
-MAX_KEY_ATTEMPTS = 50
-
-
-class KeyPlan:
-    """The plan of a kind with nothing to share between puzzles but their
-    keys (sliders): a job avoids the keys of earlier rounds, and a puzzle
-    whose key is taken is made again."""
-
-    def __init__(self, spec: PackSpec) -> None:
-        self.spec = spec
-        self.keys: dict[str, int] = {}
-        self.notes: list[str] = []
-
-    def job_input(self, index: int, attempt: int) -> Avoid | None:
-        return Avoid(frozenset(self.keys), attempt=attempt) if attempt < MAX_KEY_ATTEMPTS else None
-
-    def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
-        key = self.spec.key(puzzle)
-        return f"the same puzzle as puzzle {self.keys[key] + 1}" if key in self.keys else None
-
-    def record(self, index: int, puzzle: Mapping[str, Any]) -> None:
-        self.keys[self.spec.key(puzzle)] = index
-
-    def failed(self, index: int, reason: str, *, made: bool, proven: bool) -> None:
-        pass
-
-    def gave_up(self, index: int) -> str:
-        return f"every one of {MAX_KEY_ATTEMPTS} attempts repeated an earlier puzzle"
-
-    def attempt_of(self, puzzle: Mapping[str, Any]) -> int | None:
-        return None  # unknown: a stored puzzle's job is run again when replayed
-
-    def final_problems(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[int, str]:
-        first: dict[str, int] = {}
-        problems = {}
-        for index in sorted(puzzles):
-            key = self.spec.key(puzzles[index])
-            if key in first:
-                problems[index] = f"the same puzzle as puzzle {first[key] + 1}"
-            first.setdefault(key, index)
-        return problems
-
-    def report(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
-        return {}
-
-
-def plan_of(spec: PackSpec) -> PackPlan:
-    return spec.plan() if isinstance(spec, PlannedSpec) else KeyPlan(spec)
 
 
 @dataclass
 class Progress:
-    """What a progress display is told after each puzzle."""
+    """What a progress display is told after each puzzle, then after each puzzle's exports."""
 
     total: int
     done: int = 0
     rejected: int = 0  # attempts redone: clashes and failed jobs
     started: float = field(default_factory=time.monotonic)
     notes: list[str] = field(default_factory=list)  # the plan's notes so far
+    phase: str = "puzzles"  # then "exports", while the exports and the booklet are written
+    exported: int = 0  # puzzles whose exports are written
+    skipped_exports: int = 0  # exports that could not be made, once the phase is over
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -210,10 +97,15 @@ def derive_seed(seed: int, *parts: object) -> int:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a reader sees the old file or the new one, never half."""
+    """Write `data` to `path` so that a reader sees the old file or the new one, never half.
+
+    The file gets the mode open() would give it (0666 less the umask), not
+    mkstemp's private 0600.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, FILE_MODE & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -222,6 +114,13 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+@cache
+def _umask() -> int:
+    mask = os.umask(0)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
 
 
 def puzzle_path(out: Path, index: int) -> Path:
@@ -235,105 +134,17 @@ def tool_version() -> str:
         return "unknown"
 
 
-# --- executors -------------------------------------------------------------------------
-
-def _timed_job(spec: PackSpec, index: int, avoid: Avoid) -> JobResult:
-    start = time.perf_counter()
-    try:
-        puzzle = spec.run_job(index, avoid)
-    except PuzzleFailed as exc:
-        return JobResult(index, None, time.perf_counter() - start, str(exc), exc.proven)
-    return JobResult(index, puzzle, time.perf_counter() - start)
-
-
-class Executor(Protocol):
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any: ...
-    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]: ...
-    def close(self) -> None: ...
-
-
-class InlineExecutor:
-    """Runs each job in this process when its result is asked for."""
-
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any:
-        return (spec, index, avoid)
-
-    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
-        for spec, index, avoid in handles:
-            yield _timed_job(spec, index, avoid)
-
-    def close(self) -> None:
-        pass
-
-
-class LocalExecutor:
-    """Local worker processes (spawned, so no solver state is shared by fork)."""
-
-    def __init__(self, workers: int) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Future[JobResult]:
-        return self.pool.submit(_timed_job, spec, index, avoid)
-
-    def as_completed(self, handles: list[Future[JobResult]]) -> Iterator[JobResult]:
-        pending = set(handles)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield future.result()
-
-    def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
-
-
-class DaskExecutor:
-    """Jobs on an existing Dask cluster (`mobius-puzzles[dask]`)."""
-
-    def __init__(self, scheduler: Any) -> None:
-        try:
-            from dask.distributed import Client
-        except ImportError:
-            raise PackError("the dask executor needs the optional extra: pip install 'mobius-puzzles[dask]'") \
-                from None
-        # A scheduler address, or a ready Client (the tests pass an in-process one).
-        self.client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
-        self.owned = not isinstance(scheduler, Client)
-
-    def submit(self, spec: PackSpec, index: int, avoid: Avoid) -> Any:
-        # pure=False: the same arguments twice (a rerun) must run again.
-        return self.client.submit(_timed_job, spec, index, avoid, pure=False)
-
-    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
-        from dask.distributed import as_completed
-
-        for future in as_completed(handles):
-            yield future.result()
-
-    def close(self) -> None:
-        if self.owned:
-            self.client.close()
-
-
-def make_executor(kind: str, workers: int, scheduler: Any = None) -> Executor:
-    if kind == "dask":
-        if scheduler is None:
-            raise InputError("--executor dask needs --scheduler ADDRESS")
-        return DaskExecutor(scheduler)
-    if kind != "local":
-        raise InputError(f"unknown executor {kind!r}; expected local or dask")
-    return InlineExecutor() if workers <= 1 else LocalExecutor(workers)
-
-
 # --- the pack directory ------------------------------------------------------------------
 
 def _read_manifest(out: Path) -> dict[str, Any] | None:
     path = out / MANIFEST
     if not path.exists():
         return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"unreadable manifest: {exc}", source=str(path)) from None
+    manifest = loads_json_bounded(read_text_bounded(path, MAX_MANIFEST_BYTES, "pack manifest"), "pack manifest",
+                                  source=str(path))
+    if not isinstance(manifest, dict):
+        raise InputError("expected a pack manifest (a JSON object)", source=str(path))
+    return manifest
 
 
 def _load_finished(spec: PackSpec, out: Path) -> dict[int, dict[str, Any]]:
@@ -344,19 +155,26 @@ def _load_finished(spec: PackSpec, out: Path) -> dict[int, dict[str, Any]]:
         if not path.exists():
             continue
         try:
-            puzzle = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            continue
-        if not spec.verify(puzzle):
+            puzzle = loads_json_bounded(read_text_bounded(path, MAX_PUZZLE_BYTES, "puzzle file"), "puzzle file")
+        except InputError:
+            continue  # damaged: made again
+        if isinstance(puzzle, dict) and not spec.verify(puzzle):
             found[index] = puzzle
     return found
 
 
-def _prepare(spec: PackSpec, out: Path, resume: bool) -> dict[int, dict[str, Any]]:
+def _prepare(spec: PackSpec, out: Path, resume: bool, force: bool = False) -> dict[int, dict[str, Any]]:
+    """The puzzles already made (with `resume`); refuses a directory that is not this pack's."""
+    if out.exists() and not out.is_dir():
+        raise PackError(f"{out} is a file, not a directory for a pack")
     manifest = _read_manifest(out)
     if manifest is None:
         if resume and out.exists() and any((out / PUZZLE_DIR).glob("*.json")):
             raise PackError(f"{out}: puzzles without a manifest; cannot tell how they were made")
+        others = _foreign_files(out)
+        if others and not force:
+            raise PackError(f"{out} holds files that are not a pack ({others}); choose an empty or new "
+                            "directory, or pass --force to write the pack among them")
         return {}
     if not resume:
         raise PackError(f"{out} already holds a pack; use --resume to complete it or choose a new directory")
@@ -368,9 +186,29 @@ def _prepare(spec: PackSpec, out: Path, resume: bool) -> dict[int, dict[str, Any
     return _load_finished(spec, out)
 
 
+def _foreign_files(out: Path) -> str:
+    """A few of the entries of `out` a pack would not have made there ("" if none, or no `out`)."""
+    if not out.is_dir():
+        return ""
+    names = sorted(p.name for p in out.iterdir())
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _remove_failed_start(out: Path, created: bool) -> None:
+    """Undo a start that wrote no puzzle, so the corrected command is not refused."""
+    if created:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    (out / MANIFEST).unlink(missing_ok=True)
+    puzzles = out / PUZZLE_DIR
+    if puzzles.is_dir() and not any(puzzles.iterdir()):
+        puzzles.rmdir()
+
+
 def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[int, Mapping[str, Any]],
                     timings: Mapping[int, float], started: float, complete: bool,
-                    report: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                    report: Mapping[str, Any] | None = None,
+                    skipped_exports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     manifest = {
         "tool": "mobius-puzzles", "version": tool_version(), "command": command, "kind": spec.kind,
         "seed": spec.seed, "parameters": spec.parameters(), **spec.describe(), **(report or {}),
@@ -380,6 +218,8 @@ def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[in
         "timings": {"wall_s": round(time.monotonic() - started, 3),
                     "per_puzzle_s": {f"{i + 1:04d}": round(t, 4) for i, t in sorted(timings.items())}},
     }
+    if skipped_exports is not None:
+        manifest["skipped_exports"] = skipped_exports
     write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     return manifest
 
@@ -393,19 +233,32 @@ def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any]) -> No
 
 
 def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "local", scheduler: Any = None,
-               resume: bool = False, command: str = "",
+               resume: bool = False, force: bool = False, command: str = "", exports: bool = True,
                on_progress: Callable[[Progress], None] | None = None) -> dict[int, dict[str, Any]]:
-    """Build (or complete, with `resume`) the pack in `out`; returns the puzzles by index."""
+    """Build (or complete, with `resume`) the pack in `out`; returns the puzzles by index.
+
+    Everything that can be checked is checked before the first file is
+    written (the directory, the executor and its scheduler); a run that then
+    fails before its first puzzle leaves nothing behind. `force` writes into
+    a directory that holds other files; `exports=False` writes the puzzles,
+    the manifest and the index page only (benchmarks and tests of the puzzles).
+    """
     out = Path(out)
     started = time.monotonic()
-    stored = _prepare(spec, out, resume)
+    stored = _prepare(spec, out, resume, force)
+    runner = make_executor(executor, workers, scheduler)
+    created = not out.exists()
     plan = plan_of(spec)
     puzzles: dict[int, dict[str, Any]] = {}
     timings: dict[int, float] = {}
     progress = Progress(spec.count, notes=plan.notes)
+    try:
+        _write_manifest(spec, out, command, stored, timings, started, complete=False)
+    except BaseException:
+        runner.abort()
+        raise
     if on_progress:
         on_progress(progress)
-    _write_manifest(spec, out, command, stored, timings, started, complete=False)
 
     def accept(result: JobResult) -> None:
         if stored.get(result.index) is not result.puzzle:  # a stored puzzle is on disk already
@@ -415,14 +268,23 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
         if on_progress:
             on_progress(progress)
 
-    runner = make_executor(executor, workers, scheduler)
+    def redone() -> None:
+        progress.rejected += 1
+
     try:
-        not_made = _run_rounds(spec, plan, runner, stored, accept, timings, progress)
+        not_made = run_rounds(spec, plan, runner, stored, accept, timings, redone)
         problems = {} if not_made else plan.final_problems(puzzles)
-    finally:
-        runner.close()
-        _write_manifest(spec, out, command, {**stored, **puzzles}, timings, started, complete=False,
-                        report=plan.report(puzzles))
+    except BaseException:
+        runner.abort()
+        if not stored and not puzzles:  # nothing to resume: as if never started
+            _remove_failed_start(out, created)
+        else:
+            _write_manifest(spec, out, command, {**stored, **puzzles}, timings, started, complete=False,
+                            report=plan.report(puzzles))
+        raise
+    runner.close()
+    _write_manifest(spec, out, command, {**stored, **puzzles}, timings, started, complete=False,
+                    report=plan.report(puzzles))
     if not_made:
         listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(not_made.items())[:5])
         raise PackError(f"{len(not_made)} of {spec.count} puzzles could not be made ({listed}); the other "
@@ -430,71 +292,22 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     if problems:
         listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(problems.items())[:5])
         raise VerificationError(f"the finished pack fails its final check (a bug; not marked complete): {listed}")
-    for index in range(spec.count):
-        for name, data in spec.exports(puzzles[index]).items():
-            write_atomic(out / PUZZLE_DIR / f"{index + 1:04d}{name}", data)
+    # The exporters (reportlab among them) load only when a pack gets as far as writing its exports.
+    from generators.pack_exports import write_exports
+
+    progress.phase = "exports"
+
+    def exported(count: int) -> None:
+        progress.exported = count
+        if on_progress:
+            on_progress(progress)
+
+    ordered = [puzzles[i] for i in range(spec.count)]
+    skipped = write_exports(ordered, out / PUZZLE_DIR, out / BOOKLET, write_atomic, exported) if exports else []
+    progress.skipped_exports = sum(group["count"] for group in skipped)
     manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True,
-                               report=plan.report(puzzles))
-    write_atomic(out / INDEX, pack_index(manifest, [puzzles[i] for i in range(spec.count)]).encode("utf-8"))
+                               report=plan.report(puzzles), skipped_exports=skipped)
+    write_atomic(out / INDEX, pack_index(manifest, ordered).encode("utf-8"))
+    if on_progress:
+        on_progress(progress)
     return puzzles
-
-
-def _run_rounds(spec: PackSpec, plan: PackPlan, runner: Executor, stored: Mapping[int, dict[str, Any]],
-                accept: Callable[[JobResult], None], timings: dict[int, float], progress: Progress) -> dict[int, str]:
-    """Make every puzzle, round by round (see the module docstring); the
-    puzzles given up, with the reason.
-
-    `ROUNDS_IN_FLIGHT` rounds run at once, so that workers never wait for a
-    round's slowest job: round r is formed when round r − ROUNDS_IN_FLIGHT
-    has been judged. A stored puzzle stands in for its job when the plan
-    says it was made by the same attempt, so a resumed pack replays the
-    rounds of the interrupted run exactly."""
-    queue = deque((index, 0) for index in range(spec.count))
-    in_flight: deque[_Round] = deque()
-    not_made: dict[int, str] = {}
-    while queue or in_flight:
-        while queue and len(in_flight) < ROUNDS_IN_FLIGHT:
-            in_flight.append(_start_round(spec, plan, runner, stored, queue, not_made))
-        current = in_flight.popleft()
-        for result in runner.as_completed(current.handles):
-            current.results[result.index] = result
-            timings[result.index] = timings.get(result.index, 0.0) + result.wall_s
-        retry = []
-        for index in sorted(current.attempts):
-            result, attempt = current.results[index], current.attempts[index]
-            reason = result.failure if result.puzzle is None else plan.judge(index, result.puzzle)
-            if reason:
-                plan.failed(index, reason, made=result.puzzle is not None, proven=result.proven)
-                retry.append((index, attempt + 1))
-                progress.rejected += 1
-                continue
-            plan.record(index, result.puzzle)
-            accept(result)
-        queue.extendleft(reversed(retry))  # redone first, in index order
-    return not_made
-
-
-@dataclass
-class _Round:
-    attempts: dict[int, int]  # index -> attempt
-    handles: list[Any]
-    results: dict[int, JobResult]
-
-
-def _start_round(spec: PackSpec, plan: PackPlan, runner: Executor, stored: Mapping[int, dict[str, Any]],
-                 queue: deque[tuple[int, int]], not_made: dict[int, str]) -> _Round:
-    """Take the next ROUND_SIZE slots, ask the plan for their inputs and submit their jobs."""
-    current = _Round({}, [], {})
-    for _ in range(min(ROUND_SIZE, len(queue))):
-        index, attempt = queue.popleft()
-        job = plan.job_input(index, attempt)
-        if job is None:
-            not_made[index] = plan.gave_up(index)
-            continue
-        current.attempts[index] = attempt
-        puzzle = stored.get(index)
-        if puzzle is not None and plan.attempt_of(puzzle) == attempt:
-            current.results[index] = JobResult(index, puzzle, 0.0)
-        else:
-            current.handles.append(runner.submit(spec, index, job))
-    return current

@@ -34,6 +34,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from cpmodel.crossword.grid import BLOCK, WHITE, Grid
+from cpmodel.solver import cpsat_solver
 from cpmodel.crossword.lights import DIRECTIONS, find_runs
 from cpmodel.surface import Cell, step, surface
 from generators.patterns import AXES, PatternSpec, density_bounds, pattern_problem, symmetric_cell
@@ -69,9 +70,8 @@ def enumerate_patterns(spec: PatternSpec) -> list[Grid] | None:
         return None
     w, h = spec.width, spec.height
     model, blocks = _model(spec)
-    solver = cp_model.CpSolver()
+    solver = cpsat_solver(0, 1)  # one worker: enumerating needs it, and the list is the same everywhere
     solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1
     solver.parameters.max_deterministic_time = ENUMERATION_TIME
     collect = _Collect(blocks, ENUMERATION_CAP)
     status = solver.solve(model, collect)

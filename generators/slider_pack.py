@@ -1,34 +1,49 @@
 """Slider packs: starts at an exact optimal distance, spread over a depth range.
 
-Covers: `SliderPackSpec` — the parameters of `mobius pack slider` — and its
-job: puzzle i gets depth MIN + i·D/N (so the pack runs from easy to hard
-and every depth gets its share), a seeded random walk from the goal gives a
-start that is solvable by construction, a registered optimal solver gives
-its exact distance and solution, and the start is kept only when that
-distance is the depth asked for. The independent re-check replays the
-solution, asks the group test (one blank) and checks the length. Leaves out:
-running jobs and writing files (`pack.py`).
+Covers: `SliderPackSpec` — the parameters of `mobius pack slider`, checked
+when the spec is made — and its job. Puzzle i of N gets depth
+MIN + round(i·(MAX − MIN)/(N − 1)), so the pack runs from MIN to MAX and
+every depth gets its share. A breadth-first census from the goal (stopped
+after `CENSUS_CELLS` tile entries) counts the distinct starts at each depth:
+a depth bin that needs more puzzles than there are starts, or a depth past
+the farthest state, is refused before anything starts. Where the census
+knows a depth exactly, the start is drawn from it; deeper, a seeded random
+walk from the goal gives a start that is solvable by construction. A
+registered optimal solver gives the exact distance and solution, and the
+start is kept only when that distance is the depth asked for. The
+independent re-check replays the solution, asks the group test (one blank)
+and checks the length. Leaves out: running jobs and writing files
+(`pack.py`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from cpmodel.errors import InputError
+from cpmodel.inputs import parse_whole_number, shown
 from cpmodel.slider.board import (
+    BLANK,
     Board,
     SliderProblem,
+    State,
     board_from_json,
     default_goal,
     load_board,
     random_walk,
+    validate_state,
 )
 from cpmodel.slider.verify import verify
 from cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec, require_usable
-from generators.pack import Avoid, PackError, derive_seed
+from cpmodel.store import attach_tables
+from generators.cache import user_store
+from generators.pack import PackError, derive_seed
+from generators.rounds import Avoid
 from generators.puzzles import slider_puzzle
 
 # Random walks rarely end at the deepest distances (the 8-puzzle has 2 states
@@ -38,18 +53,74 @@ MAX_START_ATTEMPTS = 400
 # Walks a little longer than the target depth reach it more often, since
 # walks fold back on themselves; the excess grows with failed attempts.
 WALK_EXCESS_STEP = 2
+# The census stops expanding once it holds this many tile entries (states ×
+# vertices): the whole 8-puzzle or ring component (181,440 states of 9 =
+# 1.6 M) in about half a second and 40 MB, the first levels of anything
+# larger (the last level expanded can triple the count).
+CENSUS_CELLS = 2_000_000
+# Optimal depths asked of a pack: the 15-puzzle's hardest start is 80 moves,
+# the 24-puzzle's about 200; no optimal solver here goes further.
+MAX_PACK_DEPTH = 1000
+# Puzzles in one pack.
+MAX_PACK_COUNT = 100_000
 
 
 def parse_depths(text: str) -> tuple[int, int]:
-    """`MIN..MAX` or a single depth."""
+    """`MIN..MAX` or a single depth, each at most `MAX_PACK_DEPTH`."""
     low, dots, high = text.partition("..")
-    try:
-        lo, hi = int(low), int(high) if dots else int(low)
-    except ValueError:
-        raise InputError(f"--depth {text!r}: expected MIN..MAX, e.g. 8..14") from None
-    if not 0 <= lo <= hi:
-        raise InputError(f"--depth {text!r}: expected 0 <= MIN <= MAX")
+    what = f"--depth {shown(text)}"
+    lo = parse_whole_number(low.strip(), f"{what}, MIN", high=MAX_PACK_DEPTH)
+    hi = parse_whole_number(high.strip(), f"{what}, MAX", high=MAX_PACK_DEPTH) if dots else lo
+    if lo > hi:
+        raise InputError(f"{what}: expected MIN..MAX with MIN <= MAX, e.g. 8..14")
     return lo, hi
+
+
+# --- the census -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Census:
+    """layers[d] = every state at optimal distance d from the goal; `complete`: nothing lies deeper."""
+
+    layers: tuple[tuple[State, ...], ...]
+    complete: bool
+
+
+def _neighbours_of(state: State, board: Board) -> list[State]:
+    """Every state one slide away: a tile next to a blank moves into it."""
+    found = []
+    for blank, tile in enumerate(state):
+        if tile != BLANK:
+            continue
+        for vertex in board.neighbours[blank]:
+            if state[vertex] != BLANK:
+                child = list(state)
+                child[blank], child[vertex] = state[vertex], BLANK
+                found.append(tuple(child))
+    return found
+
+
+def census(board: Board, goal: State, cells: int = CENSUS_CELLS) -> Census:
+    """Breadth-first from `goal`, one whole level at a time, until `cells` tile entries are held."""
+    seen = {goal}
+    layers = [(goal,)]
+    while layers[-1] and len(seen) * board.n < cells:
+        level = []
+        for state in layers[-1]:
+            for child in _neighbours_of(state, board):
+                if child not in seen:
+                    seen.add(child)
+                    level.append(child)
+        layers.append(tuple(level))
+    complete = not layers[-1]
+    return Census(tuple(layers[:-1]) if complete else tuple(layers), complete)
+
+
+@lru_cache(maxsize=4)
+def _board_census(board_spec: str, blanks: int) -> Census:
+    # Once per process and board: the parent checks the bins, each worker draws starts.
+    board = load_board(board_spec)
+    return census(board, default_goal(board, blanks))
 
 
 @dataclass(frozen=True)
@@ -63,7 +134,14 @@ class SliderPackSpec:
     seed: int = 0
     time_limit: float | None = 60.0
     kind: str = "slider"
-    sequential: bool = False
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.count <= MAX_PACK_COUNT:
+            raise InputError(f"--count: expected 1 to {MAX_PACK_COUNT:,} puzzles, got {self.count:,}")
+        if not 0 <= self.depth_min <= self.depth_max <= MAX_PACK_DEPTH:
+            raise InputError(f"--depth {self.depth_min}..{self.depth_max}: expected 0 <= MIN <= MAX <= "
+                             f"{MAX_PACK_DEPTH}")
+        self.check_depth_bins()
 
     @property
     def solver_spec(self) -> str:
@@ -80,20 +158,52 @@ class SliderPackSpec:
         return load_board(self.board)
 
     def depth_of(self, index: int) -> int:
-        span = self.depth_max - self.depth_min + 1
-        return self.depth_min + index * span // self.count
+        """MIN + round(index·(MAX − MIN)/(count − 1)): the first puzzle at MIN, the last at MAX."""
+        span = self.depth_max - self.depth_min
+        if self.count == 1:
+            return self.depth_min
+        return self.depth_min + (2 * index * span + self.count - 1) // (2 * (self.count - 1))
+
+    def check_depth_bins(self) -> None:
+        """Refuse, before any job starts, depth bins the board cannot fill with distinct starts."""
+        board = self.load_board()  # a bad board or blank count fails here, first
+        validate_state(board, default_goal(board, self.blanks), "goal", self.blanks)
+        found = _board_census(self.board, self.blanks)
+        depths = f"--depth {self.depth_min}..{self.depth_max}"
+        needed = Counter(self.depth_of(i) for i in range(self.count))
+        for depth, puzzles in sorted(needed.items()):
+            if depth < len(found.layers) and len(found.layers[depth]) < puzzles:
+                starts = len(found.layers[depth])
+                raise InputError(f"{depths} with --count {self.count}: {self.board} has {starts} distinct "
+                                 f"start{'' if starts == 1 else 's'} at depth {depth}, and the pack puts {puzzles} "
+                                 f"puzzles there")
+            if depth >= len(found.layers) and found.complete:
+                raise InputError(f"{depths}: no start on {self.board} is {depth} moves from the goal; the farthest "
+                                 f"is {len(found.layers) - 1}")
 
     # -- the job -------------------------------------------------------------------------
+
+    def _start(self, board: Board, goal: State, target: int, attempt: int, avoid: Avoid,
+               rng: random.Random) -> State | None:
+        """A start for `target`: drawn from the census layer when known, else a random walk's end."""
+        layers = _board_census(self.board, self.blanks).layers
+        if target < len(layers):
+            free: Sequence[State] = layers[target]
+            if avoid.keys:
+                free = [state for state in free if _key(state) not in avoid.keys]
+            return rng.choice(free) if free else None
+        start = random_walk(board, goal, target + WALK_EXCESS_STEP * (attempt // 20), rng)
+        return None if _key(start) in avoid.keys else start
 
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
         board = self.load_board()
         goal = default_goal(board, self.blanks)
         target = self.depth_of(index)
-        solver = get_solver("slider", self.solver_spec)
+        solver = attach_tables(get_solver("slider", self.solver_spec), user_store())  # this machine's cache
         for attempt in range(MAX_START_ATTEMPTS):
             seed = derive_seed(self.seed, index, attempt)
-            start = random_walk(board, goal, target + WALK_EXCESS_STEP * (attempt // 20), random.Random(seed))
-            if _key(start) in avoid.keys:
+            start = self._start(board, goal, target, attempt, avoid, random.Random(seed))
+            if start is None:
                 continue
             problem = SliderProblem(board, start, goal, self.blanks)
             require_usable(solver, problem)
@@ -106,7 +216,7 @@ class SliderPackSpec:
             puzzle["rejected"] = attempt
             return puzzle
         raise PackError(f"puzzle {index + 1}: no start at optimal depth {target} on {self.board} found in "
-                        f"{MAX_START_ATTEMPTS} attempts; the depth may exceed the board's diameter")
+                        f"{MAX_START_ATTEMPTS} attempts")
 
     # -- what the runner needs ----------------------------------------------------------------
 
@@ -135,11 +245,6 @@ class SliderPackSpec:
             if not reachable:
                 problems.append(f"the group test says the goal is unreachable: {reason}")
         return problems
-
-    def exports(self, puzzle: Mapping[str, Any]) -> dict[str, bytes]:
-        from generators.export.bundle import export_all
-
-        return export_all(puzzle)
 
 
 def _key(start: Any) -> str:

@@ -13,37 +13,39 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from benchmarks.harness import (
-    Record,
-    RunConfig,
-    check_agreement,
-    errors_of,
-    make_jobs,
-    parse_solver_list,
-    plan_solvers,
-    run_jobs,
-)
-from benchmarks.report import write_outputs
-from benchmarks.suites import SUITES, get_suite, select_instances
+from mobius.options import MAX_TIME_LIMIT_S, finite
+
+if TYPE_CHECKING:
+    from benchmarks.harness import Record
 
 EXIT_DISAGREEMENT = 1
+# The suites' names for the help text, which must not load the suites (and
+# with them the solvers and matplotlib) just to print itself; a test keeps
+# this list equal to `benchmarks.suites.SUITES`.
+SUITE_NAMES = ("xw-vanbeek", "xw-mobius", "xw-surfaces", "slider-ring", "slider-3x3", "slider-korf",
+               "slider-korf10", "slider-cpsat", "slider-cpsat-ablation", "slider-pdb-build", "slider-limits", "quick")
+MAX_REPEATS = 1000
+MAX_JOBS = 256
 
 SuiteOpt = Annotated[str, typer.Option(
-    "--suite", help="; ".join(f"{name}: {suite.description}" for name, suite in SUITES.items()) + ".")]
+    "--suite", help=f"One of {', '.join(SUITE_NAMES)} (the README says what each holds).")]
 SolversOpt = Annotated[Optional[str], typer.Option(
     "--solvers", help="Solver specs separated by ',' or ';'. A ',' followed by key=value continues the options "
                       "of the solver before it: 'reference:select=mrv,inference=fc,cpsat:workers=2' is two "
                       "solvers. Default: the suite's solvers.")]
 TimeLimitOpt = Annotated[Optional[float], typer.Option(
-    "--time-limit", help="Seconds per run (the solver's own limit; a hard backstop kills it a little later). "
+    "--time-limit", min=0.001, max=MAX_TIME_LIMIT_S, callback=finite, help="Seconds per run (the solver's own limit; a hard backstop kills it a little later). "
                          "Default: the suite's.")]
-RepeatsOpt = Annotated[int, typer.Option("--repeats", help="Runs per instance and solver (seed + repeat).")]
-JobsOpt = Annotated[int, typer.Option("--jobs", help="Runs at once. Timings are only fair with 1 on a small machine.")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seeds the generated instances and the solvers.")]
+RepeatsOpt = Annotated[int, typer.Option("--repeats", min=1, max=MAX_REPEATS,
+                                         help="Runs per instance and solver (seed + repeat).")]
+JobsOpt = Annotated[int, typer.Option("--jobs", min=1, max=MAX_JOBS,
+                                      help="Runs at once. Timings are only fair with 1 on a small machine.")]
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1,
+                                      help="Seeds the generated instances and the solvers.")]
 BaselineOpt = Annotated[Optional[str], typer.Option(
     "--baseline", help="The solver spec the report compares against. Default: the first solver.")]
 InstancesOpt = Annotated[Optional[str], typer.Option(
@@ -62,6 +64,18 @@ def bench(suite: SuiteOpt, out: OutOpt, solvers: SolversOpt = None, time_limit: 
           repeats: RepeatsOpt = 1, jobs: JobsOpt = 1, seed: SeedOpt = 0, baseline: BaselineOpt = None,
           instances: InstancesOpt = None) -> None:
     """Run every solver on every instance of a suite, check they agree, and report."""
+    from benchmarks.harness import (
+        RunConfig,
+        check_agreement,
+        errors_of,
+        make_jobs,
+        parse_solver_list,
+        plan_solvers,
+        run_jobs,
+    )
+    from benchmarks.report import write_outputs
+    from benchmarks.suites import get_suite, select_instances
+
     chosen = get_suite(suite)
     config = RunConfig(time_limit=chosen.time_limit if time_limit is None else time_limit, repeats=repeats,
                        jobs=jobs, seed=seed)

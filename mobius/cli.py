@@ -1,44 +1,157 @@
 """The `mobius` command: parses arguments, calls the layers, prints.
 
 Covers: the top-level typer app, its sub-command groups (one module each) and
-the one place where bad input becomes a one-line error with exit code 2.
-Leaves out: any modelling or solving, which lives in `cpmodel`, and any pack
-or benchmark logic, which lives in `generators` and `benchmarks`.
+the one place where every way a command can fail becomes one line on stderr
+with its exit code: bad input and bad options (2), an interruption (130). It
+runs the same way from the console script and from typer's CliRunner, since
+both go through `MobiusGroup.main`. Leaves out: any modelling or solving,
+which lives in `cpmodel`, and any pack or benchmark logic, which lives in
+`generators` and `benchmarks`.
+
+Start-up: the sub-command modules import only typer at load time; each
+command imports the layers it uses when it runs, so `mobius --help` and the
+light commands never load ortools, numpy, sympy or matplotlib.
 """
 
 from __future__ import annotations
 
+import errno
+import re
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
+
+try:  # typer >= 0.20 carries its own copy of click
+    from typer._click import Context
+    from typer._click import exceptions as click_errors
+except ImportError:  # older typer runs on click itself
+    from click import Context
+    from click import exceptions as click_errors
 
 from cpmodel.errors import InputError
 from dictionaries.errors import DictionaryError
-from mobius import bench_cli, crossword_cli, pack_cli, render_cli, slider_cli
+from mobius import bench_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+# An error line quotes at most this many characters of any one word (a
+# path, an argument: long real paths still fit) and is at most
+# MAX_MESSAGE_CHARS long: a 100,000-character argument must not come back in full.
+MAX_WORD_CHARS = 240
+MAX_MESSAGE_CHARS = 800
+_LONG_WORD = re.compile(rf"\S{{{MAX_WORD_CHARS + 1},}}")
+
+
+def one_line(message: str) -> str:
+    """`message` as one readable line: whitespace collapsed, control characters (a NUL, a
+    terminal escape from a file name) shown escaped, long words and the whole cut."""
+    text = " ".join(str(message).split())
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    text = _LONG_WORD.sub(lambda m: f"{m.group()[:MAX_WORD_CHARS - 40]}…({len(m.group())} characters)", text)
+    return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS - 1] + "…"
+
+
+def error_line(message: str) -> None:
+    print(f"mobius: error: {one_line(message)}", file=sys.stderr, flush=True)
+
+
+def _os_error_message(exc: OSError) -> str:
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    return f"{exc.filename}: {reason}" if exc.filename else reason
+
+
+def _usage_message(exc: Any) -> str:
+    ctx = getattr(exc, "ctx", None)
+    where = f"{ctx.command_path}: " if ctx is not None else ""
+    hint = f" (see '{ctx.command_path} --help')" if ctx is not None and ctx.command.get_help_option(ctx) else ""
+    return f"{where}{exc.format_message()}{hint}"
+
+
+def run_command(command: Any, prog_name: str, args: list[str], extra: dict[str, Any]) -> int:
+    """Run the click command on `args`; every failure is one line on stderr and an exit code."""
+    try:
+        with command.make_context(prog_name, args, **extra) as ctx:
+            command.invoke(ctx)
+        return 0
+    except typer.Exit as exc:
+        return exc.exit_code
+    except click_errors.NoArgsIsHelpError as exc:
+        # The help was already printed (typer's rich help prints as it is formatted).
+        if exc.format_message().strip():
+            print(exc.format_message(), file=sys.stderr)
+        return exc.exit_code
+    except click_errors.UsageError as exc:
+        error_line(_usage_message(exc))
+        return exc.exit_code
+    except click_errors.ClickException as exc:
+        error_line(exc.format_message())
+        return exc.exit_code
+    except (typer.Abort, KeyboardInterrupt, EOFError):
+        print("mobius: interrupted", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
+    except (InputError, DictionaryError) as exc:
+        error_line(str(exc))
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # the reader of our output went away: nothing to say
+            return 1
+        # Unreadable or unwritable paths are input problems too.
+        error_line(_os_error_message(exc))
+        return EXIT_BAD_INPUT
+    except ValueError as exc:
+        # A path with a NUL byte, which the OS cannot take, is refused by
+        # os functions with ValueError; any other ValueError is a bug to show.
+        if "null" not in str(exc):
+            raise
+        error_line(f"a path or name holds a NUL character ({exc})")
+        return EXIT_BAD_INPUT
+
+
+class MobiusGroup(TyperGroup):
+    """The top-level group: runs a command with the one error policy above."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        hide_flag_types(self)
+        code = run_command(self, prog_name or "mobius", list(sys.argv[1:] if args is None else args), extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def hide_flag_types(command: Any) -> None:
+    """Show flags as flags in --help: typer labels each one `<bool>` as if it took a value."""
+    for param in command.params:
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    help_option = command.get_help_option(Context(command))
+    if help_option is not None:
+        help_option.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        hide_flag_types(sub)
+
 
 app = typer.Typer(
+    cls=MobiusGroup,
     help="Puzzle generator: crosswords on surfaces and slider puzzles on graphs.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # Plain help: typer's rich help loads rich and markdown-it, which alone
+    # take longer than importing typer.
+    rich_markup_mode=None,
 )
 app.add_typer(crossword_cli.app, name="crossword")
 app.add_typer(slider_cli.app, name="slider")
 app.add_typer(pack_cli.app, name="pack")
 app.command("render")(render_cli.render)
 app.command("bench")(bench_cli.bench)
-
-EXIT_BAD_INPUT = 2
+app.command("export-instance")(instance_cli.export_instance)
 
 
 def main() -> None:
     """Entry point of the console script: bad input never shows a traceback."""
-    try:
-        app()
-    except (InputError, DictionaryError) as exc:
-        print(f"mobius: error: {exc}", file=sys.stderr)
-        raise SystemExit(EXIT_BAD_INPUT) from None
-    except OSError as exc:
-        # Unreadable or unwritable paths are input problems too.
-        print(f"mobius: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        raise SystemExit(EXIT_BAD_INPUT) from None
+    app()

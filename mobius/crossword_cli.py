@@ -12,9 +12,11 @@ import typer
 from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
-from cpmodel.solver import Status, get_solver, require_usable
+from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
+from mobius.options import MAX_TIME_LIMIT_S, finite
+from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
-app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.",
+app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.", rich_markup_mode=None,
                   no_args_is_help=True)
 
 GridArg = Annotated[Path, typer.Argument(help="Grid file: plain text, JSON or Qxw .qxw.")]
@@ -52,25 +54,45 @@ def fill_command(
     dictionary: Annotated[str, typer.Option("--dict", help="Word list: en, en-small, words, or a file.")] = "en",
     solver: Annotated[str, typer.Option(help="reference or cpsat (options: name:key=value,...).")] = "reference",
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, max=MAX_TIME_LIMIT_S, callback=finite,
+                                                        help="Seconds for the whole solve, set-up included.")] = None,
     min_score: Annotated[int, typer.Option("--min-score", min=0, max=100, help="Skip words scored lower.")] = 0,
     min_length: MinLengthOpt = DEFAULT_MIN_LENGTH,
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two lights.")] = False,
+    clues: CluesOpt = None,
+    no_clues: NoCluesOpt = False,
+    ban: BanOpt = None,
+    allow: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 3 timeout, 2 bad input."""
     from cpmodel.crossword.problem import FillProblem, FillRules
     from cpmodel.crossword.verify import verify
-    from dictionaries import load
+    from dictionaries import adjusted, load
+    from generators.clues import clued_words, load_bank
 
     g = read_grid(grid, surface)
-    words = load(dictionary, min_score=min_score)
+    options = clue_options(clues, no_clues, ban, allow)
+    listed = adjusted(load(dictionary, min_score=min_score), ban=options["ban"], allow=options["allow"])
+    # A length the list lacks is a wrong list, not a grid without a fill.
+    listed.require_lengths(light.length for light in find_lights(g, min_length).lights)
+    bank = load_bank(options["extra_clues"]) if options["clues"] else None
+    words = clued_words(listed, bank) if bank is not None else listed
+    if len(words) < len(listed):
+        typer.echo(f"clues on: {len(words)} of the {len(listed)} words of {dictionary} have a clue and are used "
+                   f"(--no-clues uses them all)", err=True)
     problem = FillProblem(g, words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
                                               min_score=min_score))
     spec = solver
-    if solver.partition(":")[0] == "cpsat" and "workers" not in solver:
+    name, options = parse_spec(solver)
+    if name == "cpsat" and "workers" not in options:
         # The CLI owns the machine: give CP-SAT every core unless told otherwise.
         spec = f"{solver}{',' if ':' in solver else ':'}workers={os.cpu_count() or 1}"
+    if name not in solver_names("crossword"):
+        # Outside baselines (qxw) are registered by the benchmark harness, loaded only when asked for.
+        from benchmarks.harness import register_outside_solvers
+
+        register_outside_solvers()
     engine = get_solver("crossword", spec)
     require_usable(engine, problem)
     result = engine.solve(problem, time_limit=time_limit, seed=seed)
@@ -83,13 +105,18 @@ def fill_command(
             raise typer.Exit(4)
     status = {Status.SOLVED: "SAT", Status.UNSAT: "UNSAT", Status.TIMEOUT: "TIMEOUT"}.get(result.status, "ERROR")
     words_read = problem.entries(fill) if fill else None
+
+    def clue_of(word: str) -> str:
+        return bank.clue_for(word, seed) if bank is not None else ""
+
     if as_json:
         filled = g.with_letters(fill) if fill else None
         typer.echo(json.dumps({
             "status": status, "solver": result.solver, "wall_s": round(result.wall_s, 4), "stats": result.stats,
             "rows": list(filled.rows) if filled else None,
             "entries": [{"number": light.number, "direction": light.direction,
-                         "cells": [list(c) for c in light.cells], "word": words_read[i]}
+                         "cells": [list(c) for c in light.cells], "word": words_read[i],
+                         "clue": clue_of(words_read[i])}
                         for i, light in enumerate(problem.lights.lights)] if words_read else [],
         }))
     else:
@@ -98,4 +125,7 @@ def fill_command(
         if fill:
             typer.echo(render_grid(g, fill))
             typer.echo(render_lights(problem.lights, words_read))
+            if bank is not None:
+                typer.echo("\n".join(f"{light.label} {word}: {clue_of(word)}"
+                                      for light, word in zip(problem.lights.lights, words_read)))
     raise typer.Exit({"SAT": EXIT_FILLED, "UNSAT": EXIT_NO_FILL, "TIMEOUT": EXIT_TIMEOUT}.get(status, 4))

@@ -1,26 +1,31 @@
-"""`mobius slider …`: solve, check and inspect slider puzzles on graphs.
+"""`mobius slider …`: solve, check and inspect slider puzzles on graphs, and
+prepare their pattern databases.
 
-Covers: the `solve`, `check` and `inspect` commands, their plain and JSON
-output, and their exit codes — 0 solved / reachable, 1 unreachable, 2 bad
+Covers: the `solve`, `check`, `inspect` and `prepare` commands, their plain
+and JSON output, and their exit codes — 0 solved / reachable, 1 unreachable, 2 bad
 input (an `InputError`, printed as one line by `mobius.cli.main`), 3 timeout,
 4 internal error: a solver reported an error, or returned moves that the
 independent `verify` rejects (details on stderr; such moves are never
-printed). BOARD is a preset name or a board file everywhere. Leaves out:
-modelling, solvability and solving, which live in `cpmodel.slider`.
+printed). BOARD is a preset name or a board file everywhere; a state is
+given inline or as @FILE (a 10⁵-vertex state does not fit in one command-line
+argument). The solvers keep their tables in the user's cache
+(`generators.cache`); `prepare` builds them up front with a progress bar
+(exit 0 built, 3 stopped at its time limit, 130 interrupted — both keep what
+was built). Leaves out: modelling, solvability and solving, which live in
+`cpmodel.slider`.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from decimal import Decimal
-from typing import Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
+from cpmodel.inputs import read_text_bounded
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
-from cpmodel.slider.group import BoardFacts, inspect, is_reachable
-from cpmodel.slider.verify import verify
+from cpmodel.slider.deadline import DeadlineExceeded, deadline_of
 from cpmodel.solver import (
     Solver,
     SolveResult,
@@ -30,45 +35,55 @@ from cpmodel.solver import (
     require_usable,
 )
 
-app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True)
+if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
+    from cpmodel.slider.group import BoardFacts
+
+app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True, rich_markup_mode=None)
 
 BoardArg = Annotated[str, typer.Argument(
     help="A preset (ring, grid:RxC, cycle:N, theta0, path:N, petersen) or a board file (JSON or edge list).")]
-StartOpt = Annotated[str, typer.Option("--start", help='The tile on each vertex, 0 = blank, e.g. "1 0 2 3".')]
+StartOpt = Annotated[str, typer.Option(
+    "--start", help='The tile on each vertex, 0 = blank, e.g. "1 0 2 3"; or @FILE holding them.')]
 GoalOpt = Annotated[Optional[str], typer.Option(
-    "--goal", help="Default: tile v on vertex v, with the first K vertices blank.")]
+    "--goal", help="Default: tile v on vertex v, with the first K vertices blank. Or @FILE.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
 EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_TIMEOUT, EXIT_INTERNAL = 0, 1, 3, 4
 
-# Counts beyond this many digits print in scientific notation in plain text
-# (grid:10x10 has a 158-digit number of configurations); JSON stays exact.
-READABLE_DIGITS = 15
+# A state file: 10⁵ tiles of up to 5 digits and a separator each (600 kB),
+# with room for formatting.
+MAX_STATE_BYTES = 1 << 20
 
 
 # --- shared steps ------------------------------------------------------------------
 
+def state_text(option: str, what: str) -> str:
+    """The option's value, or the text of the file it names as @FILE."""
+    if option.startswith("@"):
+        return read_text_bounded(option[1:], MAX_STATE_BYTES, f"{what} file")
+    return option
+
+
 def build_problem(board_spec: str, start: str, goal: str | None, blanks: int) -> SliderProblem:
     board = load_board(board_spec)
-    start_state = parse_state(start, board, "start", blanks)
-    goal_state = default_goal(board, blanks) if goal is None else parse_state(goal, board, "goal", blanks)
+    start_state = parse_state(state_text(start, "start"), board, "start", blanks)
+    goal_state = (default_goal(board, blanks) if goal is None
+                  else parse_state(state_text(goal, "goal"), board, "goal", blanks))
     return SliderProblem(board, start_state, goal_state, blanks)
 
 
 def choose_solver(spec: str | None, blanks: int) -> Solver:
-    """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`."""
-    return get_solver("slider", spec or default_slider_solver(blanks))
+    """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`,
+    keeping its tables in the user's cache."""
+    from cpmodel.store import attach_tables  # numpy: loaded only by the commands that solve
+    from generators.cache import user_store
+
+    return attach_tables(get_solver("slider", spec or default_slider_solver(blanks)), user_store())
 
 
 def emit(payload: dict[str, object], as_json: bool, lines: list[str]) -> None:
     """Print `payload` as JSON, or the plain-text `lines`."""
     typer.echo(json.dumps(payload, indent=2) if as_json else "\n".join(lines))
-
-
-def readable_count(value: int) -> str:
-    if len(str(value)) <= READABLE_DIGITS:
-        return f"{value:,}"
-    return f"{Decimal(value):.3e}"  # Decimal: exact for ints too large for a float
 
 
 def format_move(move: object) -> str:
@@ -143,11 +158,14 @@ def solve_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a slider puzzle. Exit 0 solved, 1 unreachable, 2 bad input, 3 timeout, 4 internal error."""
+    from cpmodel.slider.group import is_reachable
+    from cpmodel.slider.verify import verify
+
     problem = build_problem(board, start, goal, blanks)
     engine = choose_solver(solver, blanks)
     require_usable(engine, problem)
     if blanks == 1:
-        # Decided in polynomial time, so no search is spent on an impossible goal.
+        # Decided in linear time, so no search is spent on an impossible goal.
         started = time.perf_counter()
         reachable, reason = is_reachable(problem)
         if not reachable:
@@ -175,6 +193,8 @@ def solve_command(
 @app.command("check")
 def check_command(board: BoardArg, start: StartOpt, goal: GoalOpt = None, as_json: JsonOpt = False) -> None:
     """Decide without search whether the goal is reachable (one blank). Exit 0 reachable, 1 not."""
+    from cpmodel.slider.group import is_reachable
+
     reachable, reason = is_reachable(build_problem(board, start, goal, blanks=1))
     emit({"reachable": reachable, "reason": reason}, as_json,
          [f"{'reachable' if reachable else 'unreachable'}: {reason}"])
@@ -192,17 +212,69 @@ def facts_lines(label: str, facts: BoardFacts) -> list[str]:
         f"edges: {facts.edges}",
         f"2-connected: {yes_no[facts.two_connected]}",
         f"bipartite: {yes_no[facts.bipartite]}",
-        f"puzzle group: {facts.group} (order {readable_count(facts.group_order)})",
-        f"reachable configurations: {readable_count(facts.reachable_configurations)} "
-        f"of {readable_count(total)} (one blank)",
-        f"components: {readable_count(facts.components)}",
+        f"blocks: {facts.blocks}, cut vertices: {facts.cut_vertices}",
+        f"puzzle group: {facts.group} (order {facts.group_order.readable()})",
+        f"reachable configurations: {facts.reachable_configurations.readable()} of {total.readable()} (one blank)",
+        f"components: {facts.components.readable()}",
         f"isomorphic to: {', '.join(facts.isomorphic_to) or 'no preset'}",
     ]
 
 
 @app.command("inspect")
 def inspect_command(board: BoardArg, as_json: JsonOpt = False) -> None:
-    """Facts about BOARD: size, 2-connectivity, bipartiteness, puzzle group, components, preset twins."""
+    """Facts about BOARD: size, 2-connectivity, bipartiteness, blocks, puzzle group, components, preset twins."""
+    from cpmodel.slider.group import inspect
+
     loaded = load_board(board)
     facts = inspect(loaded)
     emit(facts.to_json(), as_json, facts_lines(loaded.label, facts))
+
+
+# --- prepare -------------------------------------------------------------------------
+
+EXIT_INTERRUPTED = 130  # the shell's code for a Ctrl-C
+
+
+@app.command("prepare")
+def prepare_command(
+    board: BoardArg,
+    partition: Annotated[Optional[str], typer.Option(
+        "--partition", help="A preset (7-8 or 6-6-3 on grid:4x4, 4-4 on grid:3x3) or tile groups such as "
+                            "1-2-3/4-5-6. Default: the engine's preset.")] = None,
+    goal: GoalOpt = None,
+    engine: Annotated[str, typer.Option(
+        "--engine", help="compiled (the solvers' default) or python: whose tables to build.")] = "compiled",
+    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+) -> None:
+    """Build the pattern databases of BOARD into the cache, with a progress bar. An interrupted build
+    (Ctrl-C, the time limit) keeps what it did; the same command continues it."""
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from generators.cache import user_cache_dir, user_store
+
+    from cpmodel.slider.heuristics import make_heuristic, resolve_partition
+
+    loaded = load_board(board)
+    goal_state = default_goal(loaded) if goal is None else parse_state(goal, loaded, "goal")
+    groups = resolve_partition(loaded, goal_state, partition, engine)
+    began = time.perf_counter()
+    columns = ("[progress.description]{task.description}", BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("pattern databases", total=None)
+
+        def advance(done: int, total: int, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=what)
+
+        try:
+            heuristic = make_heuristic("pdb", loaded, goal_state, engine=engine, partition=groups,
+                                       store=user_store(), deadline=deadline_of(time_limit), progress=advance)
+        except KeyboardInterrupt:
+            typer.echo("interrupted: what was built is kept; run the same command to continue", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except DeadlineExceeded:
+            typer.echo(f"stopped at the time limit ({time_limit:g} s): what was built is kept; "
+                       "run the same command to continue", err=True)
+            raise typer.Exit(EXIT_TIMEOUT) from None
+    typer.echo(f"{heuristic.name} tables for {loaded.label} ready in {user_cache_dir()} "
+               f"({time.perf_counter() - began:.1f} s)")

@@ -16,7 +16,9 @@ filters are the reference solver's (`reference.initial_domains`,
 `reference.ac3`), so the project has one arc-consistency code. Counters
 (table rows before and after, pre-pass, build and presolve times, conflicts,
 branches, CP-SAT's deterministic time, the objective) go into
-`SolveResult.stats`.
+`SolveResult.stats`. A time limit bounds the whole solve: the pre-pass and
+the model building look at the clock as they go, and CP-SAT (presolve
+included) gets what is left.
 
 Leaves out: search heuristics of its own (CP-SAT searches), the backtracking
 search of `reference.py` and checking fills (`verify.py`).
@@ -24,6 +26,7 @@ search of `reference.py` and checking fills (`verify.py`).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
@@ -38,7 +41,8 @@ from ortools.sat.python import cp_model
 from cpmodel.crossword import reference
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_seed, option
+from cpmodel.deadline import call_before
+from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
 from cpmodel.surface import Cell
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -61,6 +65,9 @@ PRESOLVES: dict[str, dict[str, object]] = {
     "off": {"cp_model_presolve": False, "linearization_level": 0},
     "full": {},
 }
+# CP-SAT stops by itself at its time limit in most phases; the child process
+# running it is killed only if it is still going this long after.
+DEADLINE_GRACE_S = 0.05
 # CP-SAT reports no presolve time of its own; its log (kept in the response,
 # never printed) stamps the moment search starts, and presolve is before it.
 _SEARCH_START = re.compile(r"^Starting search at ([0-9.]+)s", re.MULTILINE)
@@ -143,37 +150,42 @@ class CpSatFillSolver(SolverBase):
             return self._result(failure, None, start, stats)
         stats["table_rows"] = sum(len(t) for t in domains.tables)
 
-        # Model: variables and constraints.
+        # Model: variables and constraints (building big tables takes seconds: it is timed too).
         build_start = time.perf_counter()
-        model, letter_vars = _build_model(problem, domains, self.maximize)
+        try:
+            model, letter_vars = _build_model(problem, domains, self.maximize, deadline)
+        except reference.DeadlineReached:
+            stats["build_s"] = time.perf_counter() - build_start
+            return self._result(Status.TIMEOUT, None, start, stats)
         if hint:
             _add_hint(model, letter_vars, domains.cell_index, hint)
         stats["build_s"] = time.perf_counter() - build_start
 
-        # Solve.
+        # Solve, within what is left of the time limit. CP-SAT's presolve does
+        # not look at its limit while it expands big tables, so a timed solve
+        # runs in a child process that is killed at the deadline.
         solver = self._cp_solver(seed, None if time_limit is None else deadline - time.perf_counter())
-        code = solver.solve(model)
-        status = _STATUS[code]
+        run = functools.partial(_run_cpsat, solver, model, letter_vars, self.maximize)
+        outcome = run() if time_limit is None else call_before(run, deadline + DEADLINE_GRACE_S)
+        if outcome is None:
+            stats["killed_at_deadline"] = 1
+            return self._result(Status.TIMEOUT, None, start, stats)
 
         # Statistics and the answer.
-        stats.update(_solver_stats(solver))
-        fill, optimal = None, None
-        if status is Status.SOLVED:
-            fill = {**problem.grid.letters,
-                    **{cell: ALPHABET[solver.value(var)] for cell, var in zip(domains.cells, letter_vars)}}
+        stats.update(outcome.stats)
+        fill = None
+        if outcome.values is not None:
+            fill = {**problem.grid.letters, **{cell: ALPHABET[v] for cell, v in zip(domains.cells, outcome.values)}}
             if self.maximize:
-                stats["objective"] = int(solver.objective_value)
-                optimal = code == cp_model.OPTIMAL
-        return self._result(status, fill, start, stats, optimal)
+                stats["objective"] = outcome.objective
+        return self._result(outcome.status, fill, start, stats, outcome.optimal if self.maximize else None)
 
     def _result(self, status: Status, fill: Fill | None, start: float, stats: dict[str, int | float],
                 optimal: bool | None = None) -> SolveResult:
         return SolveResult(status, fill, self.name, time.perf_counter() - start, stats, optimal=optimal)
 
     def _cp_solver(self, seed: int, time_limit: float | None) -> cp_model.CpSolver:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = self.workers
-        solver.parameters.random_seed = cpsat_seed(seed)
+        solver = cpsat_solver(seed, self.workers)
         for key, value in PRESOLVES[self.presolve].items():
             setattr(solver.parameters, key, value)
         if self.deterministic_time is not None:
@@ -276,9 +288,17 @@ def _placeable(tables: list[Table], light_cells: list[np.ndarray], num_cells: in
 # --- model --------------------------------------------------------------------------
 
 
-def _build_model(problem: FillProblem, domains: Domains,
-                 maximize: bool) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """The CP-SAT model and its letter variables, parallel to `domains.cells`."""
+def _check_clock(deadline: float) -> None:
+    if time.perf_counter() > deadline:
+        raise reference.DeadlineReached
+
+
+def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
+                 deadline: float = math.inf) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The CP-SAT model and its letter variables, parallel to `domains.cells`.
+
+    Raises `reference.DeadlineReached` past `deadline`, looked at after each table.
+    """
     model = cp_model.CpModel()
     lights = problem.lights.lights
     # Variables: one letter per cell, its domain already narrowed by the pre-pass.
@@ -297,11 +317,13 @@ def _build_model(problem: FillProblem, domains: Domains,
             columns.append(score_vars[-1])
             rows = np.hstack([rows, table.scores[:, None]])
         model.add_allowed_assignments(columns, rows.tolist())
+        _check_clock(deadline)
     # Constraints: no word twice.
     if not problem.rules.allow_repeats:
         for i, j in _may_repeat(lights, domains.tables):
             _add_differ(model, [letter_vars[c] for c in domains.light_cells[i]],
                         [letter_vars[c] for c in domains.light_cells[j]])
+            _check_clock(deadline)
     # Objective: the total word score, if asked for.
     if maximize:
         model.maximize(sum(score_vars))
@@ -345,7 +367,27 @@ def _add_hint(model: cp_model.CpModel, letter_vars: list[cp_model.IntVar], cell_
             model.add_hint(letter_vars[cell_index[cell]], ALPHABET.index(letter))
 
 
-# --- statistics ---------------------------------------------------------------------
+# --- solving and statistics -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What a CP-SAT run gives back (picklable, so that it can come from a child process)."""
+
+    status: Status
+    optimal: bool
+    values: list[int] | None  # the letter of each cell, parallel to `Domains.cells`, if a fill was found
+    objective: int | None
+    stats: dict[str, int | float]
+
+
+def _run_cpsat(solver: cp_model.CpSolver, model: cp_model.CpModel, letter_vars: list[cp_model.IntVar],
+               maximize: bool) -> _Outcome:
+    code = solver.solve(model)
+    found = _STATUS[code] is Status.SOLVED
+    return _Outcome(_STATUS[code], code == cp_model.OPTIMAL,
+                    [int(solver.value(var)) for var in letter_vars] if found else None,
+                    int(solver.objective_value) if found and maximize else None, _solver_stats(solver))
 
 
 def _solver_stats(solver: cp_model.CpSolver) -> dict[str, int | float]:

@@ -23,18 +23,22 @@ Leaves out: lights (`lights.py`), fills and solving.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cpmodel.errors import InputError
+from cpmodel.inputs import loads_json_bounded, read_text_bounded, shown, text_lines
 from cpmodel.surface import SURFACES, Cell, Surface, surface
 
 WHITE, BLOCK = ".", "#"
 BAR_CHARS = {".": (False, False), "|": (True, False), "_": (False, True), "+": (True, True)}
 _BAR_CHAR = {v: k for k, v in BAR_CHARS.items()}
 MAX_SIZE = 64  # larger grids are almost certainly a wrong file; keeps errors readable
+# A 64x64 grid with its bars and comments is a few tens of kB as text and
+# about 150 kB as a Qxw save file (one SQ line per cell); a bigger file is
+# not a grid, and refusing it before reading keeps memory bounded.
+MAX_GRID_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -112,13 +116,14 @@ def _check_rows(rows: tuple[str, ...], source: str, first_line: int) -> None:
         raise InputError(f"grid is {len(rows[0])}x{len(rows)}; at most {MAX_SIZE}x{MAX_SIZE} is supported",
                          source=source)
     for i, row in enumerate(rows):
-        if len(row) != len(rows[0]):
-            raise InputError(f"ragged row: {len(row)} cells where the first row has {len(rows[0])}",
-                             source=source, line=first_line + i)
+        # Characters first: a stray one (a form feed, say) also makes its row ragged.
         for x, ch in enumerate(row):
             if ch not in (WHITE, BLOCK) and not ("A" <= ch <= "Z"):
                 raise InputError(f"unknown character {ch!r} in column {x + 1}: expected '.', '#' or A-Z",
                                  source=source, line=first_line + i)
+        if len(row) != len(rows[0]):
+            raise InputError(f"ragged row: {len(row)} cells where the first row has {len(rows[0])}",
+                             source=source, line=first_line + i)
 
 
 # --- plain text ------------------------------------------------------------------
@@ -129,8 +134,9 @@ def parse_text(text: str, source: str = "<text>") -> Grid:
     bar_rows: list[str] = []
     first_row_line = bar_line = 0
     section = "grid"
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+    for number, raw in enumerate(text_lines(text), start=1):
+        # Only spaces and tabs are trimmed: any other control character is reported.
+        line = raw.strip(" \t")
         # "# " starts a comment; a row of blocks such as "#.#" or "###" does not.
         if not line or line.startswith("# ") or line.startswith("//"):
             continue
@@ -148,6 +154,9 @@ def parse_text(text: str, source: str = "<text>") -> Grid:
         if section == "grid":
             first_row_line = first_row_line or number
             rows.append(line)
+            if len(rows) > MAX_SIZE:
+                raise InputError(f"more than {MAX_SIZE} rows; at most {MAX_SIZE}x{MAX_SIZE} is supported",
+                                 source=source, line=number)
         else:
             bar_rows.append(line)
     _check_rows(tuple(rows), source, first_row_line)
@@ -232,7 +241,7 @@ _QXW_BLOCK, _QXW_CUTOUT = 1, 8  # square flag bits: block, cut-out (treated as a
 
 
 def parse_qxw(text: str, source: str = "<qxw>") -> Grid:
-    lines = text.splitlines()
+    lines = text_lines(text)
     if not lines or not lines[0].startswith("#QXW2"):
         raise InputError("not a Qxw save file: the first line should start with '#QXW2'", source=source, line=1)
     gp = next(((i, line) for i, line in enumerate(lines, start=1) if line.startswith("GP ")), None)
@@ -240,9 +249,9 @@ def parse_qxw(text: str, source: str = "<qxw>") -> Grid:
         raise InputError("no 'GP' line giving the grid type and size", source=source)
     number, line = gp
     try:
-        gtype, width, height = (int(v) for v in line.split()[1:4])
+        gtype, width, height = (_qxw_int(v) for v in line.split()[1:4])
     except ValueError:
-        raise InputError(f"malformed GP line {line!r}: expected 'GP type width height ...'",
+        raise InputError(f"malformed GP line {shown(line)}: expected 'GP type width height ...'",
                          source=source, line=number) from None
     if gtype not in QXW_TYPES:
         kind = QXW_TYPE_NAMES.get(gtype, f"unknown type {gtype}")
@@ -253,25 +262,35 @@ def parse_qxw(text: str, source: str = "<qxw>") -> Grid:
     cells = [[WHITE] * width for _ in range(height)]
     bars_right: set[Cell] = set()
     bars_below: set[Cell] = set()
+    squares: set[Cell] = set()
     for number, line in enumerate(lines, start=1):
         if line.startswith("SQ "):
-            _read_qxw_square(line, number, source, width, height, cells, bars_right, bars_below)
+            squares.add(_read_qxw_square(line, number, source, width, height, cells, bars_right, bars_below))
         elif line.startswith("SQCT "):
             _read_qxw_content(line, number, source, width, height, cells)
+    squares.discard(None)
+    if len(squares) < width * height:
+        # Qxw saves one SQ line per cell; fewer means a truncated file, which
+        # would otherwise read as a grid with its blocks missing.
+        raise InputError(f"'SQ' lines for {len(squares)} of the {width}x{height} grid's {width * height} cells; "
+                         "the file looks truncated", source=source)
     return make_grid(("".join(r) for r in cells), QXW_TYPES[gtype], bars_right=bars_right,
                      bars_below=bars_below, source=source)
 
 
 def _read_qxw_square(line: str, number: int, source: str, width: int, height: int, cells: list[list[str]],
-                     bars_right: set[Cell], bars_below: set[Cell]) -> None:
+                     bars_right: set[Cell], bars_below: set[Cell]) -> Cell | None:
+    """Read one SQ line; the cell it describes, or None for one outside the grid."""
     parts = line.split()
     try:
-        x, y, bars, _merge, flags = (int(v) for v in parts[1:6])
+        x, y, bars, _merge, flags = (_qxw_int(v) for v in parts[1:6])
+        if len(parts) < 6:
+            raise ValueError
     except ValueError:
-        raise InputError(f"malformed SQ line {line!r}: expected 'SQ x y bars merge flags [letter]'",
+        raise InputError(f"malformed SQ line {shown(line)}: expected 'SQ x y bars merge flags [letter]'",
                          source=source, line=number) from None
     if not (0 <= x < width and 0 <= y < height):
-        return  # Qxw itself ignores squares outside the grid
+        return None  # Qxw itself ignores squares outside the grid
     if flags & (_QXW_BLOCK | _QXW_CUTOUT):
         cells[y][x] = BLOCK
     elif len(parts) > 6 and len(parts[6]) == 1 and "A" <= parts[6].upper() <= "Z":
@@ -280,6 +299,14 @@ def _read_qxw_square(line: str, number: int, source: str, width: int, height: in
         bars_right.add((x, y))
     if bars & 2:
         bars_below.add((x, y))
+    return x, y
+
+
+def _qxw_int(text: str) -> int:
+    """An integer field of a Qxw line; ValueError for anything else, huge ones included."""
+    if len(text) > 9 or not text.lstrip("-").isdigit() or not text.isascii():
+        raise ValueError(text)
+    return int(text)
 
 
 def _read_qxw_content(line: str, number: int, source: str, width: int, height: int, cells: list[list[str]]) -> None:
@@ -288,9 +315,9 @@ def _read_qxw_content(line: str, number: int, source: str, width: int, height: i
     if len(parts) < 5:
         return
     try:
-        x, y, d = int(parts[1]), int(parts[2]), int(parts[3])
+        x, y, d = _qxw_int(parts[1]), _qxw_int(parts[2]), _qxw_int(parts[3])
     except ValueError:
-        raise InputError(f"malformed SQCT line {line!r}", source=source, line=number) from None
+        raise InputError(f"malformed SQCT line {shown(line)}", source=source, line=number) from None
     content = parts[4].strip().strip('"')
     if d == 0 and 0 <= x < width and 0 <= y < height and cells[y][x] != BLOCK \
             and len(content) == 1 and "A" <= content.upper() <= "Z":
@@ -301,27 +328,12 @@ def _read_qxw_content(line: str, number: int, source: str, width: int, height: i
 
 def read_grid(path: str | Path, surface_name: str | None = None) -> Grid:
     """Read a grid file (.qxw, .json, or plain text); `surface_name` overrides the file's surface."""
-    path = Path(path)
     source = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source=source) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, expected a grid file", source=source) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError("not a UTF-8 text file", source=source, line=line) from None
+    text = read_text_bounded(path, MAX_GRID_BYTES, "grid file")
     if text.startswith("#QXW"):
         grid = parse_qxw(text, source)
     elif text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", source=source, line=exc.lineno) from None
-        grid = from_json(data, source)
+        grid = from_json(loads_json_bounded(text, "grid JSON file", source=source), source)
     else:
         grid = parse_text(text, source)
     if surface_name is not None:

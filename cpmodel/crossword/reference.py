@@ -194,9 +194,17 @@ class Network:
     allow_repeats: bool
 
 
-def build_network(problem: FillProblem) -> Network:
+def build_network(problem: FillProblem, deadline: float = math.inf) -> Network:
+    """The network of `problem`; raises DeadlineReached if building its word
+    indexes (a second or more for a large list, the first time) runs past `deadline`."""
     lights = problem.lights.lights
-    index = tuple(length_index(problem.words, light.length) for light in lights)
+    built: dict[int, LengthIndex] = {}
+    for light in lights:
+        if light.length not in built:
+            if time.perf_counter() > deadline:
+                raise DeadlineReached
+            built[light.length] = length_index(problem.words, light.length)
+    index = tuple(built[light.length] for light in lights)
     end_light, end_pos, partner, partner_pos = [], [], [], []
     for c in problem.lights.crossings:
         end_light += [c.light_a, c.light_b]
@@ -605,15 +613,17 @@ class ReferenceSolver(SolverBase):
         deadline = started + time_limit if time_limit is not None else math.inf
         rng = random.Random(seed)
 
-        # Model: one variable per light, its domain the words that fit it.
-        net = build_network(problem)
         budget = math.inf if self.max_backtracks is None else self.max_backtracks
-        st = State(net, initial_domains(problem, net), deadline, rng, budget)
-        st.tiers = penalty_tiers(problem)
-        if self.randomize:
-            rng.shuffle(st.order)
+        st: State | None = None
         initial_domain = 0
         try:
+            # Model: one variable per light, its domain the words that fit it
+            # (set-up counts against the time limit too).
+            net = build_network(problem, deadline)
+            st = State(net, initial_domains(problem, net), deadline, rng, budget)
+            st.tiers = penalty_tiers(problem)
+            if self.randomize:
+                rng.shuffle(st.order)
             # Initial AC-3 on the whole network proves many grids UNSAT alone.
             consistent = all(st.dom) and ac3(net, st, range(len(st.dom)))
             initial_domain = sum(d.bit_count() for d in st.dom)
@@ -629,9 +639,11 @@ class ReferenceSolver(SolverBase):
             status = Status.TIMEOUT
 
         # Statistics and the answer.
-        stats = {"nodes": st.nodes, "backtracks": st.backtracks, "revisions": st.revisions,
-                 "restarts": st.restarts, "initial_domain": initial_domain}
-        fill = read_fill(problem, net, st.dom) if status is Status.SOLVED else None
+        stats = {"nodes": 0, "backtracks": 0, "revisions": 0, "restarts": 0} if st is None else \
+            {"nodes": st.nodes, "backtracks": st.backtracks, "revisions": st.revisions, "restarts": st.restarts}
+        stats["initial_domain"] = initial_domain
+        # SOLVED is only reached with the network and state built.
+        fill = read_fill(problem, net, st.dom) if status is Status.SOLVED and st is not None else None
         return SolveResult(status, fill, self.name, time.perf_counter() - started, stats)
 
 
@@ -651,7 +663,7 @@ def candidate_words(problem: FillProblem, *, arc_consistent: bool = True, deadli
     when a light has no word left. The pre-pass other solvers share, so that
     the project has one arc-consistency code. Raises DeadlineReached past
     `deadline`."""
-    net = build_network(problem)
+    net = build_network(problem, deadline)
     domains = initial_domains(problem, net)
     if arc_consistent:
         st = State(net, domains, deadline, random.Random(seed))

@@ -5,15 +5,18 @@ Covers: the `Board` (vertices 0…n−1, undirected edges, optional names and
 drawing coordinates) with its validation, reading boards from JSON or a plain
 edge list, the presets (`ring`, `grid:RxC`, `cycle:N`, `theta0`, `path:N`,
 `petersen`), states (the tile on each vertex, 0 = blank), the default goal
-(tile v on vertex v) and `SliderProblem` = board + start + goal. Leaves out:
+(tile v on vertex v) and `SliderProblem` = board + start + goal. Every reader
+bounds what it accepts before it allocates — at most `MAX_VERTICES` vertices
+and `MAX_EDGES` edges, board files of at most `MAX_BOARD_BYTES`, regular
+files only — and reports anything else as one `InputError`. Leaves out:
 solvability (`group.py`), solving (`search.py`, `cpsat.py`) and checking
 answers (`verify.py`).
 """
 
 from __future__ import annotations
 
-import json
 import math
+import os
 import random
 from collections import deque
 from dataclasses import dataclass, field
@@ -21,9 +24,26 @@ from functools import cached_property
 from pathlib import Path
 
 from cpmodel.errors import InputError
+from cpmodel.inputs import loads_json_bounded, parse_whole_number, read_text_bounded, shown
 
 State = tuple[int, ...]  # state[v] = tile on vertex v; 0 = blank
 BLANK = 0
+
+# The largest board accepted anywhere (presets, files, JSON). Solvability and
+# `inspect` are linear in the board and measured up to this size
+# (benchmarks/slider_scale.py: 2–4 s of CPU and under 300 MB for the
+# 10⁵-vertex boards); a board is also drawn, exported and searched, so a
+# larger one is refused up front rather than half-processed.
+MAX_VERTICES = 100_000
+# Edges of a board: average degree 10 at the largest size; grids and the
+# presets need fewer than 2 per vertex.
+MAX_EDGES = 10 * MAX_VERTICES // 2
+# A board file at the limits is about 8 MB as an edge list and a little more
+# as JSON with a layout; twice that covers names and formatting.
+MAX_BOARD_BYTES = 16 * 1024 * 1024
+# Characters of a board's name and of each vertex name: a board is named
+# after its file by default, and file names run to 255 characters.
+MAX_NAME_CHARS = 255
 
 
 @dataclass(frozen=True)
@@ -55,7 +75,7 @@ class Board:
     @cached_property
     def distances(self) -> tuple[tuple[int, ...], ...]:
         """All-pairs shortest-path lengths (BFS from each vertex)."""
-        return tuple(_bfs_distances(self.neighbours, s) for s in range(self.n))
+        return tuple(bfs_distances(self.neighbours, s) for s in range(self.n))
 
     def adjacent(self, u: int, v: int) -> bool:
         return v in self.neighbours[u]
@@ -69,7 +89,7 @@ class Board:
         return data
 
 
-def _bfs_distances(neighbours: tuple[tuple[int, ...], ...], source: int) -> tuple[int, ...]:
+def bfs_distances(neighbours: tuple[tuple[int, ...], ...], source: int) -> tuple[int, ...]:
     dist = [-1] * len(neighbours)
     dist[source] = 0
     queue = deque([source])
@@ -83,23 +103,24 @@ def _bfs_distances(neighbours: tuple[tuple[int, ...], ...], source: int) -> tupl
 
 
 def _validate_graph(n: int, edges: tuple[tuple[int, int], ...], source: str) -> None:
-    if n < 2:
-        raise InputError(f"a board needs at least 2 vertices, got {n}", source=source)
-    seen: set[frozenset[int]] = set()
+    if not 2 <= n <= MAX_VERTICES:
+        raise InputError(f"a board needs 2 to {MAX_VERTICES:,} vertices, got {n:,}", source=source)
+    if len(edges) > MAX_EDGES:
+        raise InputError(f"a board has at most {MAX_EDGES:,} edges, got {len(edges):,}", source=source)
+    seen: set[int] = set()  # u·n + v with u < v: an int per edge, not a frozenset
+    adj: list[list[int]] = [[] for _ in range(n)]
     for u, v in edges:
         if not (0 <= u < n and 0 <= v < n):
             raise InputError(f"edge [{u}, {v}] names a vertex outside 0..{n - 1}", source=source)
         if u == v:
             raise InputError(f"self-loop at vertex {u}: a tile cannot slide onto its own vertex", source=source)
-        key = frozenset((u, v))
+        key = min(u, v) * n + max(u, v)
         if key in seen:
             raise InputError(f"duplicate edge [{u}, {v}]", source=source)
         seen.add(key)
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for u, v in edges:
         adj[u].append(v)
         adj[v].append(u)
-    reached = _bfs_distances(tuple(tuple(a) for a in adj), 0)
+    reached = bfs_distances(tuple(tuple(a) for a in adj), 0)
     unreached = [v for v, d in enumerate(reached) if d < 0]
     if unreached:
         raise InputError(
@@ -135,8 +156,8 @@ def grid(rows: int, cols: int) -> Board:
 
 
 def cycle(n: int) -> Board:
-    return Board(n, tuple((i, (i + 1) % n) for i in range(n)) if n > 2 else ((0, 1),), tuple(_circle(n)),
-                 label=f"cycle:{n}")
+    """The n-cycle, n ≥ 3."""
+    return Board(n, tuple((i, (i + 1) % n) for i in range(n)), tuple(_circle(n)), label=f"cycle:{n}")
 
 
 def path(n: int) -> Board:
@@ -160,18 +181,20 @@ def petersen() -> Board:
 PRESET_NAMES = ("ring", "grid:RxC", "cycle:N", "theta0", "path:N", "petersen")
 
 
-def _parse_size(text: str, name: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"preset {name!r}: expected a whole number, got {text!r}") from None
-    if value < 2:
-        raise InputError(f"preset {name!r}: size must be at least 2, got {value}")
-    return value
+def _parse_size(text: str, name: str, smallest: int) -> int:
+    return parse_whole_number(text, f"preset {shown(name)}, size", low=smallest, high=MAX_VERTICES)
+
+
+def _check_preset_size(vertices: int, name: str) -> None:
+    if vertices > MAX_VERTICES:
+        raise InputError(f"preset {shown(name)} has {vertices:,} vertices; boards have at most {MAX_VERTICES:,}")
 
 
 def preset(name: str) -> Board:
-    """A preset board by name: ring, grid:RxC, cycle:N, theta0, path:N, petersen."""
+    """A preset board by name: ring, grid:RxC, cycle:N, theta0, path:N, petersen.
+
+    Sizes are checked against `MAX_VERTICES` before anything is built.
+    """
     kind, _, arg = name.partition(":")
     if kind == "ring" and not arg:
         return ring()
@@ -182,39 +205,93 @@ def preset(name: str) -> Board:
     if kind == "grid" and arg:
         r, x, c = arg.lower().partition("x")
         if not x:
-            raise InputError(f"preset {name!r}: expected grid:RxC, e.g. grid:3x3")
-        rows, cols = _parse_size(r, name), _parse_size(c, name)
+            raise InputError(f"preset {shown(name)}: expected grid:RxC, e.g. grid:3x3")
+        rows, cols = _parse_size(r, name, 2), _parse_size(c, name, 2)
+        _check_preset_size(rows * cols, name)
         return grid(rows, cols)
     if kind == "cycle" and arg:
-        return cycle(max(3, _parse_size(arg, name)))
+        return cycle(_parse_size(arg, name, 3))
     if kind == "path" and arg:
-        return path(_parse_size(arg, name))
-    raise InputError(f"unknown board {name!r}; expected a file or one of {', '.join(PRESET_NAMES)}")
+        return path(_parse_size(arg, name, 2))
+    raise InputError(f"unknown board {shown(name)}; expected a board file or one of {', '.join(PRESET_NAMES)}")
 
 
 # --- reading -------------------------------------------------------------------
 
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
+def _json_count(data: dict[str, object], key: str, source: str) -> int:
+    n = data[key]
+    if not _is_whole(n) or not 2 <= n <= MAX_VERTICES:
+        raise InputError(f'"{key}" must be a whole number from 2 to {MAX_VERTICES:,}, got {shown(n)}',
+                         source=source)
+    return n
+
+
+def _json_edges(value: object, source: str) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, list):
+        raise InputError(f'"edges" must be a list of pairs [u, v], got {shown(value)}', source=source)
+    if len(value) > MAX_EDGES:
+        raise InputError(f'"edges" has {len(value):,} entries; a board has at most {MAX_EDGES:,}', source=source)
+    edges = []
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 2 and all(_is_whole(x) for x in item)):
+            raise InputError(f"each edge must be a pair of vertex numbers [u, v], got {shown(item)}",
+                             source=source)
+        edges.append((item[0], item[1]))
+    return tuple(edges)
+
+
+def _json_layout(value: object, n: int, source: str) -> tuple[tuple[float, float], ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != n:
+        count = f"{len(value)} points" if isinstance(value, list) else shown(value)
+        raise InputError(f'"layout" must be a list of {n} points [x, y], one per vertex; got {count}', source=source)
+    for point in value:
+        if not (isinstance(point, list) and len(point) == 2 and all(_is_number(x) for x in point)):
+            raise InputError(f'each "layout" point must be [x, y] with finite numbers, got {shown(point)}',
+                             source=source)
+    return tuple((float(x), float(y)) for x, y in value)
+
+
+def _json_text(value: object, what: str, source: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_NAME_CHARS:
+        raise InputError(f"{what} must be a string of at most {MAX_NAME_CHARS} characters, got {shown(value)}",
+                         source=source)
+    return value
+
+
+def _json_names(value: object, n: int, source: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != n:
+        count = f"{len(value)} entries" if isinstance(value, list) else shown(value)
+        raise InputError(f'"names" must be a list of {n} strings, one per vertex; got {count}', source=source)
+    return tuple(_json_text(name, "each vertex name", source) for name in value)
+
+
 def board_from_json(data: object, source: str = "<json>") -> Board:
+    """A board from `{"vertices": n, "edges": [[u, v], …]}` with optional "layout", "names", "name"."""
     if not isinstance(data, dict) or "vertices" not in data or "edges" not in data:
         raise InputError('expected an object {"vertices": n, "edges": [[u, v], ...]}', source=source)
-    n = data["vertices"]
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise InputError(f'"vertices" must be a whole number, got {n!r}', source=source)
-    edges = []
-    for item in data["edges"] if isinstance(data["edges"], list) else [None]:
-        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(x, int) for x in item)):
-            raise InputError(f'each edge must be a pair of vertex numbers [u, v], got {item!r}', source=source)
-        edges.append((item[0], item[1]))
-    layout = data.get("layout")
-    if layout is not None:
-        try:
-            layout = tuple((float(p[0]), float(p[1])) for p in layout)
-        except (TypeError, ValueError, IndexError, KeyError):
-            raise InputError('"layout" must be a list of [x, y] points, one per vertex', source=source) from None
-    names = data.get("names")
-    if names is not None:
-        names = tuple(str(s) for s in names)
-    return Board(n, tuple(edges), layout, names, label=str(data.get("name", Path(source).stem)), _source=source)
+    n = _json_count(data, "vertices", source)
+    edges = _json_edges(data["edges"], source)
+    layout = _json_layout(data.get("layout"), n, source)
+    names = _json_names(data.get("names"), n, source)
+    label = _json_text(data["name"], '"name"', source) if "name" in data else Path(source).stem
+    return Board(n, edges, layout, names, label=label, _source=source)
 
 
 def board_from_edge_list(text: str, source: str = "<edges>") -> Board:
@@ -225,30 +302,36 @@ def board_from_edge_list(text: str, source: str = "<edges>") -> Board:
         if not line:
             continue
         parts = line.replace(",", " ").split()
-        if len(parts) != 2 or not all(p.isdecimal() for p in parts):
-            raise InputError(f"expected an edge 'u v' (two vertex numbers), got {line!r}", source=source, line=number)
-        edges.append((int(parts[0]), int(parts[1])))
+        if len(parts) != 2:
+            raise InputError(f"expected an edge 'u v' (two vertex numbers), got {shown(line)}", source=source,
+                             line=number)
+        if len(edges) == MAX_EDGES:
+            raise InputError(f"more than {MAX_EDGES:,} edges; a board has at most that many", source=source,
+                             line=number)
+        u, v = (parse_whole_number(p, "vertex", high=MAX_VERTICES - 1, source=source, line=number) for p in parts)
+        edges.append((u, v))
     if not edges:
         raise InputError("no edges found", source=source)
     n = 1 + max(max(e) for e in edges)
     return Board(n, tuple(edges), label=Path(source).stem, _source=source)
 
 
+def _names_a_file(spec: str) -> bool:
+    """Does `spec` name something on disk (a file, or a FIFO or folder to refuse clearly)?"""
+    try:
+        os.stat(spec)
+    except (OSError, ValueError):  # missing, a name too long for the system, an embedded NUL
+        return False
+    return True
+
+
 def load_board(spec: str) -> Board:
     """A preset name, or a path to a JSON board or a plain edge list."""
-    path_ = Path(spec)
-    if not path_.exists():
+    if not _names_a_file(spec):
         return preset(spec)
-    try:
-        text = path_.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not a UTF-8 text file", source=spec) from None
-    if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc.msg}", source=spec, line=exc.lineno) from None
-        return board_from_json(data, spec)
+    text = read_text_bounded(spec, MAX_BOARD_BYTES, "board file")
+    if text.lstrip().startswith(("{", "[")):
+        return board_from_json(loads_json_bounded(text, "board JSON", source=spec), spec)
     return board_from_edge_list(text, spec)
 
 
@@ -259,25 +342,42 @@ def default_goal(board: Board, blanks: int = 1) -> State:
     return tuple(0 if v < blanks else v for v in range(board.n))
 
 
+def _blanks_phrase(count: int) -> str:
+    if count == 0:
+        return "no blank (0)"
+    return "1 blank (0)" if count == 1 else f"{count} blanks (0s)"
+
+
 def validate_state(board: Board, state: tuple[int, ...] | list[int], what: str = "state", blanks: int = 1) -> State:
     """Check `state` is a valid arrangement: n entries, `blanks` zeros, tiles distinct in 1…n−1."""
     state = tuple(state)
-    if len(state) != board.n:
-        raise InputError(f"{what} has {len(state)} entries, the board has {board.n} vertices")
+    n = board.n
+    if not _is_whole(blanks) or not 1 <= blanks < n:
+        raise InputError(f"{what}: a board of {n} vertices takes 1 to {n - 1} blanks, not {shown(blanks)}")
+    if len(state) != n:
+        raise InputError(f"{what} has {len(state)} entries, the board has {n} vertices")
+    arrangement = f"{what} is not an arrangement of tiles 1..{n - 1} with {_blanks_phrase(blanks)}"
+    for vertex, tile in enumerate(state):
+        if not _is_whole(tile) or not 0 <= tile < n:
+            raise InputError(f"{arrangement}: vertex {vertex} holds {shown(tile)}, not a tile of this board")
     zeros = state.count(BLANK)
     if zeros != blanks:
-        raise InputError(f"{what} has {zeros} blanks (0), expected {blanks}")
-    tiles = [t for t in state if t != BLANK]
-    if len(set(tiles)) != len(tiles) or not all(isinstance(t, int) and 1 <= t < board.n for t in tiles):
-        raise InputError(f"{what} {list(state)} is not an arrangement of tiles 1..{board.n - 1} with {blanks} blank(s)")
+        raise InputError(f"{what} has {_blanks_phrase(zeros)}; expected {blanks}")
+    where: dict[int, int] = {}
+    for vertex, tile in enumerate(state):
+        if tile != BLANK and tile in where:
+            raise InputError(f"{arrangement}: tile {tile} is on vertices {where[tile]} and {vertex}")
+        where[tile] = vertex
     return state
 
 
 def parse_state(text: str, board: Board, what: str = "state", blanks: int = 1) -> State:
+    """Whole numbers separated by spaces or commas, one per vertex; counted and bounded before conversion."""
     parts = text.replace(",", " ").split()
-    if not all(p.isdecimal() for p in parts):
-        raise InputError(f"{what} {text!r}: expected whole numbers separated by spaces")
-    return validate_state(board, [int(p) for p in parts], what, blanks)
+    if len(parts) != board.n:
+        raise InputError(f"{what} has {len(parts)} entries, the board has {board.n} vertices")
+    tiles = [parse_whole_number(p, f"{what} entry {i + 1}", high=board.n - 1) for i, p in enumerate(parts)]
+    return validate_state(board, tiles, what, blanks)
 
 
 @dataclass(frozen=True)

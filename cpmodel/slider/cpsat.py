@@ -1,22 +1,31 @@
 """Optimal slider solutions with a time-expanded CP-SAT model.
 
 Covers: `CpSatSliderSolver`, which proves optimality by trying horizons
-T = lower bound, lower bound + step, … and building one model per horizon:
-Booleans "tile k on vertex v after step t", "a blank on v after step t" and
-"at step t the tile on a slides into the blank on c", with exactly one
-occupant per vertex, one vertex per tile, exactly one move per step and
-frame clauses for everything the move does not touch. Several interchangeable
+T = lower bound, lower bound + step, … and building one model per horizon.
+The lower bound is the pattern-database estimate of the start where tables
+for the board are already built (in memory, or in the store the caller
+gives the solver — never built here: each horizon it skips is one
+infeasibility proof saved), else the sum of graph distances
+(`heuristics.distance_heuristic`); the model's pruning and move budget use
+the distance sum. Each model has Booleans "tile k on vertex v after step
+t", "a blank on v after step t" and "at step t the tile on a slides into the
+blank on c", with exactly one occupant per vertex, one vertex per tile,
+exactly one move per step and frame clauses for everything the move does
+not touch. Several interchangeable
 blanks are supported. The model has no no-op moves: a horizon is "exactly T
 moves", and the first feasible horizon is optimal because every shortest
 solution has a length ≥ the lower bound, the parity the invariants demand and
 no immediately undone move (see `_horizons`). Tricks that shrink the search,
-each switchable for the ablation in benchmarks/slider_cpsat.py (`Tricks`):
+each switchable for the ablation suite `slider-cpsat-ablation` (`Tricks`):
 distance-based pruning (variables that cannot be true are never created), a
 budget of moves away from the goal, optional per-step sum-of-distances bounds
 from both ends (off by default), symmetry breaking (no undo; commuting moves
 of several blanks in one canonical order), parity (skipped horizons, the
 single blank's colour fixed per step on bipartite boards) and a time-ordered,
 good-move-first search without presolve or LP.
+
+One deadline bounds everything: building a model checks it step by step,
+and CP-SAT gets what is left (never less than `MIN_CPSAT_TIME_S`).
 
 Unreachability is reported as UNSAT only when proven: by the group test of
 `cpmodel.slider.group` (one blank), or, with several blanks, by every horizon
@@ -34,14 +43,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from typing import ClassVar
 
 from ortools.sat.python import cp_model
 
 from cpmodel.slider.board import BLANK, Board, SliderProblem
-from cpmodel.slider.group import is_reachable
-from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_seed, option
+from cpmodel.slider.deadline import DeadlineExceeded, check_deadline, deadline_of
+from cpmodel.slider.heuristics import distance_heuristic, stored_heuristic
+from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
+from cpmodel.store import TableStore, rebuilt_with_tables
 
 Move = tuple[int, int]  # (a, c): the tile on vertex a slides into the blank on vertex c
 Tiles = dict[tuple[int, int], cp_model.IntVar]  # one step: (vertex, tile) -> "tile on vertex"
@@ -118,11 +129,9 @@ def horizon_parity(problem: SliderProblem) -> int | None:
     return (_blank_colour_count(problem.goal, colour) - _blank_colour_count(problem.start, colour)) % 2
 
 
-def lower_bound(problem: SliderProblem) -> int:
-    """Sum over tiles of the graph distance to the goal vertex (each move moves one tile one edge)."""
-    dist = problem.board.distances
-    goal_of = {tile: v for v, tile in enumerate(problem.goal) if tile != BLANK}
-    return sum(dist[v][goal_of[tile]] for v, tile in enumerate(problem.start) if tile != BLANK)
+def distance_bound(problem: SliderProblem) -> int:
+    """Sum over tiles of the graph distance to the goal vertex: each move moves one tile one edge."""
+    return distance_heuristic(problem.board, problem.goal).estimate(problem.start)
 
 
 def arrangement_count(problem: SliderProblem) -> int:
@@ -132,14 +141,15 @@ def arrangement_count(problem: SliderProblem) -> int:
 
 # --- domains -------------------------------------------------------------------
 
-def _tile_domains(problem: SliderProblem, horizon: int, tricks: Tricks) -> list[dict[int, tuple[int, ...]]]:
-    """domains[t][k] = vertices tile k may occupy after step t."""
+def _tile_domains(problem: SliderProblem, horizon: int, tricks: Tricks, distance: int
+                  ) -> list[dict[int, tuple[int, ...]]]:
+    """domains[t][k] = vertices tile k may occupy after step t; `distance` = `distance_bound(problem)`."""
     n, dist = problem.board.n, problem.board.distances
     start_of = {tile: v for v, tile in enumerate(problem.start) if tile != BLANK}
     goal_of = {tile: v for v, tile in enumerate(problem.goal) if tile != BLANK}
     # Every move moves one tile one edge, so a detour of tile k through v
     # spends moves that the other tiles' distances have already claimed.
-    slack = horizon - lower_bound(problem)
+    slack = horizon - distance
 
     def allowed(t: int, s: int, g: int, v: int) -> bool:
         if not _fits_ends(t, horizon, v == s, v == g):
@@ -177,13 +187,19 @@ def _fits_ends(t: int, horizon: int, is_start: bool, is_goal: bool) -> bool:
 
 # --- the model -------------------------------------------------------------------
 
-def build_model(problem: SliderProblem, horizon: int, tricks: Tricks = Tricks()) -> HorizonModel:
-    """The CP-SAT model "reach the goal in exactly `horizon` moves"."""
+def build_model(problem: SliderProblem, horizon: int, tricks: Tricks = Tricks(), *, distance: int | None = None,
+                deadline: float = math.inf) -> HorizonModel:
+    """The CP-SAT model "reach the goal in exactly `horizon` moves"; DeadlineExceeded past `deadline`.
+
+    `distance` is `distance_bound(problem)`, computed once by a caller that builds many horizons.
+    """
     board = problem.board
     dist = board.distances
+    distance = distance_bound(problem) if distance is None else distance
     goal_of = {tile: v for v, tile in enumerate(problem.goal) if tile != BLANK}
     start_of = {tile: v for v, tile in enumerate(problem.start) if tile != BLANK}
-    tile_domains = _tile_domains(problem, horizon, tricks)
+    tile_domains = _tile_domains(problem, horizon, tricks, distance)
+    check_deadline(deadline)
     blank_domains = _blank_domains(problem, horizon, tricks)
     directed = sorted({(u, v) for u, v in board.edges} | {(v, u) for u, v in board.edges})
 
@@ -193,34 +209,46 @@ def build_model(problem: SliderProblem, horizon: int, tricks: Tricks = Tricks())
     # Variables: x[t][(v, k)] tile k on v, b[t][v] a blank on v, m[t][(a, c)] the
     # tile on a slides into the blank on c at step t (t = 0…T−1). Pruned ones
     # are never created, which fixes them to 0.
-    x = [{(v, k): model.new_bool_var(f"x{t}_{v}_{k}") for k, vs in tile_domains[t].items() for v in vs}
-         for t in range(horizon + 1)]
-    b = [{v: model.new_bool_var(f"b{t}_{v}") for v in blank_domains[t]} for t in range(horizon + 1)]
-    m = [{(a, c): model.new_bool_var(f"m{t}_{a}_{c}") for a, c in directed
-          if _move_possible(x[t], x[t + 1], b[t], b[t + 1], a, c)}
-         for t in range(horizon)]
+    x: list[Tiles] = []
+    b: list[Blanks] = []
+    for t in range(horizon + 1):
+        check_deadline(deadline)
+        x.append({(v, k): model.new_bool_var(f"x{t}_{v}_{k}") for k, vs in tile_domains[t].items() for v in vs})
+        b.append({v: model.new_bool_var(f"b{t}_{v}") for v in blank_domains[t]})
+    m = []
+    for t in range(horizon):
+        check_deadline(deadline)
+        tiles_on = _tiles_by_vertex(x[t])
+        m.append({(a, c): model.new_bool_var(f"m{t}_{a}_{c}") for a, c in directed
+                  if _move_possible(tiles_on, x[t + 1], b[t], b[t + 1], a, c)})
 
     # Constraints: who is where after every step.
     for t in range(horizon + 1):
+        check_deadline(deadline)
         _add_occupancy(model, x[t], b[t], board.n, problem.blanks)
     # Constraints: one move per step, its preconditions and effects, frames.
     for t in range(horizon):
+        check_deadline(deadline)  # the largest part of building a long horizon
         model.add_exactly_one(m[t].values())
         _add_transition(model, x[t], x[t + 1], b[t], b[t + 1], m[t])
     # Constraints: distance sums, an admissible bound from both ends.
     if tricks.sums:
         for t in range(1, horizon):
+            check_deadline(deadline)
             model.add(sum(_distance_units(model, x[t], lambda v, k: dist[v][goal_of[k]])) <= horizon - t)
             model.add(sum(_distance_units(model, x[t], lambda v, k: dist[start_of[k]][v])) <= t)
     # Constraints: symmetry breaking between consecutive steps.
     if tricks.symmetry:
         for t in range(horizon - 1):
+            check_deadline(deadline)
             _add_move_symmetry(model, m[t], m[t + 1], problem.blanks)
     # Constraints: a budget of moves that take their tile away from its goal.
     away: list[cp_model.IntVar] = []
     if tricks.budget and horizon > 0:
-        away = [_away_from_goal(model, x[t], m[t], lambda v, k: dist[v][goal_of[k]]) for t in range(horizon)]
-        model.add(sum(away) <= (horizon - lower_bound(problem)) // 2)
+        for t in range(horizon):
+            check_deadline(deadline)
+            away.append(_away_from_goal(model, x[t], m[t], lambda v, k: dist[v][goal_of[k]]))
+        model.add(sum(away) <= (horizon - distance) // 2)
     # Search: each step in time order, depth first like IDA*: first whether
     # the move may go away from the goal (no, if possible), then which move.
     if tricks.search and horizon > 0:
@@ -281,11 +309,12 @@ def _tiles_by_vertex(x: Tiles) -> dict[int, list[tuple[int, cp_model.IntVar]]]:
     return tiles_on
 
 
-def _move_possible(x_now: Tiles, x_next: Tiles, b_now: Blanks, b_next: Blanks, a: int, c: int) -> bool:
-    """Can the tile on a slide into c, given which variables exist?"""
+def _move_possible(tiles_on: dict[int, list[tuple[int, cp_model.IntVar]]], x_next: Tiles, b_now: Blanks,
+                   b_next: Blanks, a: int, c: int) -> bool:
+    """Can the tile on a slide into c, given which variables exist? `tiles_on` = `_tiles_by_vertex(x_now)`."""
     if c not in b_now or a not in b_next:
         return False
-    return any(v == a and (c, k) in x_next for v, k in x_now)
+    return any((c, k) in x_next for k, _ in tiles_on.get(a, ()))
 
 
 def _add_occupancy(model: cp_model.CpModel, x: Tiles, b: Blanks, n: int, blanks: int) -> None:
@@ -353,15 +382,14 @@ def _add_move_symmetry(model: cp_model.CpModel, now: Moves, then: Moves, blanks:
 
 # --- solving ----------------------------------------------------------------------
 
-def _horizons(problem: SliderProblem, tricks: Tricks, last: int) -> Iterator[int]:
-    """Horizons to try, in increasing order, from the lower bound to `last`.
+def _horizons(problem: SliderProblem, tricks: Tricks, first: int, last: int) -> Iterator[int]:
+    """Horizons to try, in increasing order, from the lower bound `first` to `last`.
 
     The first feasible one is optimal: a shortest solution is at least the
     lower bound long, has the parity an invariant demands, and undoes no move
     (symmetry breaking keeps it).
     """
     parity = horizon_parity(problem) if tricks.parity else None
-    first = lower_bound(problem)
     if parity is not None and first % 2 != parity:
         first += 1
     return iter(range(first, last + 1, 1 if parity is None else 2))
@@ -402,9 +430,15 @@ def _configure_search(solver: cp_model.CpSolver, workers: int) -> None:
     solver.parameters.use_feasibility_jump = False
 
 
+# A tiny positive limit rather than zero, which CP-SAT reads as "no limit".
+MIN_CPSAT_TIME_S = 1e-3
+
+
 @dataclass(frozen=True)
 class CpSatSliderSolver(SolverBase):
-    """Optimal slider solutions by CP-SAT over increasing horizons."""
+    """Optimal slider solutions by CP-SAT over increasing horizons.
+
+    `tables` is the caller's store, read (never written) for the pattern-database bound."""
 
     name: ClassVar[str] = "cpsat"
 
@@ -416,6 +450,15 @@ class CpSatSliderSolver(SolverBase):
     symmetry: bool = option(True, help="break move-order symmetry")
     parity: bool = option(True, help="skip horizons of the wrong parity")
     search: bool = option(True, help="time-ordered search strategy")
+    pdb_bound: bool = option(True, help="start at the pattern-database bound where its tables are already built")
+    tables: InitVar[TableStore | None] = None
+
+    def __post_init__(self, tables: TableStore | None) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "_store", tables)  # frozen: set once, here
+
+    def with_tables(self, store: TableStore | None) -> CpSatSliderSolver:
+        return rebuilt_with_tables(self, store)
 
     @property
     def tricks(self) -> Tricks:
@@ -424,10 +467,8 @@ class CpSatSliderSolver(SolverBase):
 
     def solve(self, problem: SliderProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()
-        deadline = None if time_limit is None else started + time_limit
-        stats: dict[str, int | float] = {"lower_bound": lower_bound(problem), "horizons_tried": 0,
-                                         "conflicts": 0, "branches": 0}
-
+        deadline = deadline_of(time_limit)
+        stats: dict[str, int | float] = {"horizons_tried": 0, "conflicts": 0, "branches": 0}
         notes: dict[str, str] = {}
 
         def result(status: Status, solution: object | None = None) -> SolveResult:
@@ -438,20 +479,43 @@ class CpSatSliderSolver(SolverBase):
         # One blank: the group test decides reachability outright. Several
         # blanks: UNSAT only once every horizon up to the bound has failed.
         if problem.blanks == 1:
+            from cpmodel.slider.group import is_reachable  # lazy: the group test's imports are slow
+
             reachable, reason = is_reachable(problem)
             if not reachable:
                 notes["unreachable"] = reason
                 return result(Status.UNSAT)
+        try:
+            return result(*self._search(problem, deadline, seed, stats, notes))
+        except DeadlineExceeded:
+            return result(Status.TIMEOUT)
+
+    def _first_horizon(self, problem: SliderProblem, stats: dict[str, int | float], notes: dict[str, str]
+                       ) -> tuple[int, int]:
+        """(the distance bound, the bound the horizons start from: the larger of it and a built PDB's)."""
+        distance = distance_bound(problem)
+        stats["distance_bound"] = distance
+        first = distance
+        heuristic = stored_heuristic(problem.board, problem.goal, self._store) \
+            if self.pdb_bound and problem.blanks == 1 else None  # type: ignore[attr-defined]
+        if heuristic is not None:
+            stats["pdb_bound"] = heuristic.estimate(problem.start)
+            notes["bound"] = heuristic.name
+            first = max(first, int(stats["pdb_bound"]))
+        stats["lower_bound"] = first
+        return distance, first
+
+    def _search(self, problem: SliderProblem, deadline: float, seed: int, stats: dict[str, int | float],
+                notes: dict[str, str]) -> tuple[Status, object | None]:
+        distance, first = self._first_horizon(problem, stats, notes)
         proof_bound = arrangement_count(problem) - 1
         last = proof_bound if self.max_horizon is None else min(self.max_horizon, proof_bound)
-        for horizon in _horizons(problem, self.tricks, last):
+        for horizon in _horizons(problem, self.tricks, first, last):
             # Model: variables and constraints for exactly `horizon` moves.
-            if _expired(deadline):
-                return result(Status.TIMEOUT)
-            built = build_model(problem, horizon, self.tricks)
+            check_deadline(deadline)
+            built = build_model(problem, horizon, self.tricks, distance=distance, deadline=deadline)
             # Solve, in the time the earlier horizons and the building left.
-            if _expired(deadline):
-                return result(Status.TIMEOUT)
+            check_deadline(deadline)
             solver = self._configured_solver(deadline, seed)
             status = solver.solve(built.model)
             # Statistics, summed over horizons.
@@ -460,26 +524,20 @@ class CpSatSliderSolver(SolverBase):
             stats["branches"] += solver.num_branches
             if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
                 stats["horizon"] = horizon
-                return result(Status.SOLVED, _read_moves(solver, built, problem.blanks))
+                return Status.SOLVED, _read_moves(solver, built, problem.blanks)
             if status != cp_model.INFEASIBLE:
-                return result(Status.TIMEOUT if status == cp_model.UNKNOWN else Status.ERROR)
+                return (Status.TIMEOUT if status == cp_model.UNKNOWN else Status.ERROR), None
             stats["no_solution_up_to"] = horizon
         # Every horizon up to `last` was infeasible or had the wrong parity.
         # Up to the arrangement count that proves UNSAT; below it only "no
         # solution of length ≤ max_horizon" is known.
         stats["no_solution_up_to"] = last
-        return result(Status.UNSAT if last >= proof_bound else Status.TIMEOUT)
+        return (Status.UNSAT if last >= proof_bound else Status.TIMEOUT), None
 
-    def _configured_solver(self, deadline: float | None, seed: int) -> cp_model.CpSolver:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = self.workers
-        solver.parameters.random_seed = cpsat_seed(seed)
+    def _configured_solver(self, deadline: float, seed: int) -> cp_model.CpSolver:
+        solver = cpsat_solver(seed, self.workers)
         if self.tricks.search:
             _configure_search(solver, self.workers)
-        if deadline is not None:
-            solver.parameters.max_time_in_seconds = deadline - time.perf_counter()
+        if math.isfinite(deadline):
+            solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), MIN_CPSAT_TIME_S)
         return solver
-
-
-def _expired(deadline: float | None) -> bool:
-    return deadline is not None and time.perf_counter() >= deadline

@@ -3,45 +3,51 @@
 Covers: `BfsSolver` (breadth-first from the start; any number of
 interchangeable blanks; proves unreachability by exhausting the component),
 `AStarSolver` and `IdaStarSolver` (one blank; the admissible heuristics of
-`heuristics.py`, chosen by name: ``distance``/``manhattan`` or ``pdb``). All
+`heuristics.py`, chosen by name: ``distance``/``manhattan`` or ``pdb``, and
+by engine: ``compiled``, the default, or ``python``, the reference). All
 three return a shortest move list — for one blank the vertices the blank
 moves to, for several blanks (from, to) pairs — count expanded nodes in
-`stats["nodes"]` and check a hard deadline inside the search. A* and IDA*
-ask `cpmodel.slider.group` first whether the goal is reachable at all.
+`stats["nodes"]` and work to one deadline that covers everything they do,
+building pattern tables included (a build cut short is kept and continued
+by the next solve). A* and IDA* ask `cpmodel.slider.group` first whether the
+goal is reachable at all. The heuristic solvers keep their tables in the
+store their caller gives them (`with_tables`; none: memory only).
 
-IDA*'s inner loop is the hot spot (Korf's 15-puzzles): a flat tile list,
-heuristic indices updated by one multiply-add per view when a tile moves,
-the parent's move skipped, nothing allocated per node.
+The pure-Python IDA* here is the reference for the compiled one
+(`compiled.py`): a flat tile list, heuristic indices updated by one
+multiply-add per view when a tile moves, the parent's move skipped, nothing
+allocated per node; the two expand the same nodes on the same tables.
 
-Leaves out: the heuristics and the full distance table (`heuristics.py`),
-solvability theory (`group.py`), checking answers (`verify.py`), and
-several blanks for A*/IDA* (use BFS or CP-SAT).
+Leaves out: the heuristics and their tables (`heuristics.py` and the
+modules it names), solvability theory (`group.py`), checking answers
+(`verify.py`), and several blanks for A*/IDA* (use BFS or CP-SAT).
 """
 
 from __future__ import annotations
 
 import heapq
+import importlib.util
 import itertools
 import math
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import InitVar, dataclass
 from typing import ClassVar
 
 from cpmodel.errors import InputError
 from cpmodel.slider.board import BLANK, SliderProblem
+from cpmodel.slider.deadline import DeadlineExceeded, check_deadline, deadline_of
 from cpmodel.slider.heuristics import (
+    ENGINES,
     HEURISTIC_NAMES,
-    DeadlineExceeded,
+    Estimator,
     Heuristic,
-    Partition,
-    cache_dir,
-    check_deadline,
-    make_heuristic,
+    cached_heuristic,
     parse_partition,
+    resolve_partition,
 )
 from cpmodel.solver import SolveResult, SolverBase, Status, option
+from cpmodel.store import TableStore, rebuilt_with_tables
 
 # The clock is read once per this many nodes (a power of two, tested with a
 # mask): ~2 ms of IDA* work, so deadlines overrun by milliseconds at most.
@@ -53,10 +59,6 @@ Stats = dict[str, int | float]
 
 
 # --- shared plumbing -----------------------------------------------------------------
-
-def _deadline(time_limit: float | None) -> float:
-    return math.inf if time_limit is None else time.perf_counter() + time_limit
-
 
 def refuted_by_group(problem: SliderProblem, notes: dict[str, str]) -> bool:
     """One blank: the group test (`group.py`) decides unreachability before
@@ -75,7 +77,7 @@ def _run(name: str, problem: SliderProblem, time_limit: float | None,
          search: Callable[[SliderProblem, float, Stats, dict[str, str]], Moves | None]) -> SolveResult:
     """Time `search`, map its outcome (moves / None = unreachable / deadline) to a SolveResult."""
     started = time.perf_counter()
-    deadline = _deadline(time_limit)
+    deadline = deadline_of(time_limit)
     stats: Stats = {"nodes": 0}
     notes: dict[str, str] = {}
     try:
@@ -189,17 +191,44 @@ class BfsSolver(SolverBase):
 
 @dataclass(frozen=True)
 class _HeuristicSolver(SolverBase):
-    """Shared options: heuristic name, pdb partition, reflection, disk cache."""
+    """Shared options: engine, heuristic name, pdb partition, reflection, keeping tables in the store.
 
+    `tables` is the caller's store (not an option: the CLI, packs and harness pass their cache).
+    """
+
+    engine: str = option("compiled", choices=ENGINES,
+                         help="compiled: numba search over 4-bit tables; python: the pure-Python reference")
     heuristic: str = option("pdb", choices=HEURISTIC_NAMES, help="admissible heuristic")
-    partition: str | None = option(None, help="pattern groups, e.g. 3-6-6 (default: by board size)")
+    partition: str | None = option(None, help="pattern groups: a preset (7-8, 6-6-3 on grid:4x4; 4-4 on grid:3x3) "
+                                              "or tiles, e.g. 1-2-3/4-5-6 (default: the engine's preset)")
     reflect: bool = option(True, help="also look tables up through the board's mirror symmetry")
-    cache: bool = option(True, help="keep pattern tables on disk between runs")
+    cache: bool = option(True, help="keep pattern tables in the caller's store between runs (else memory only)")
+    tables: InitVar[TableStore | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, tables: TableStore | None) -> None:
         super().__post_init__()
+        object.__setattr__(self, "_store", tables)  # frozen: set once, here
         if self.partition is not None:
             parse_partition(self.partition)  # a malformed partition fails here, as a bad option
+        if self.engine == "compiled" and self.available() is None:
+            # Compiling the kernels (or loading them from numba's cache) is start-up, paid when the
+            # solver is built, so no time limit of a solve is spent on it.
+            from cpmodel.slider.compiled import warm_up
+
+            warm_up()
+
+    def with_tables(self, store: TableStore | None) -> _HeuristicSolver:
+        return rebuilt_with_tables(self, store)
+
+    @property
+    def store(self) -> TableStore | None:
+        """Where this solver keeps its tables: the caller's store unless `cache` is off."""
+        return self._store if self.cache else None  # type: ignore[attr-defined]
+
+    def available(self) -> str | None:
+        if self.engine == "compiled" and importlib.util.find_spec("numba") is None:
+            return "the compiled engine needs the numba package (or use engine=python)"
+        return None
 
     def supports(self, problem: SliderProblem) -> str | None:
         if problem.blanks != 1:
@@ -219,41 +248,26 @@ class _HeuristicSolver(SolverBase):
 
         return _run(self.name, problem, time_limit, attempt)
 
-    def search(self, problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: Stats) -> Moves | None:
+    def search(self, problem: SliderProblem, heuristic: Estimator, deadline: float, stats: Stats) -> Moves | None:
         raise NotImplementedError
 
-    def prepare(self, problem: SliderProblem, deadline: float, stats: Stats, notes: dict[str, str]) -> Heuristic:
+    def prepare(self, problem: SliderProblem, deadline: float, stats: Stats, notes: dict[str, str]) -> Estimator:
         """The heuristic for this board and goal (built, loaded or kept in memory); named in notes."""
         began = time.perf_counter()
-        partition = parse_partition(self.partition) if self.partition is not None else None
-        heuristic = _cached_heuristic(self.heuristic, problem, partition, self.reflect,
-                                      cache_dir() if self.cache else None, deadline)
+        partition = None if self.partition is None else \
+            resolve_partition(problem.board, problem.goal, self.partition, self.engine)
+        notes["heuristic"] = self.heuristic  # replaced by the full name once the heuristic exists
+        heuristic = cached_heuristic(self.heuristic, problem.board, problem.goal, engine=self.engine,
+                                     partition=partition, reflect=self.reflect, store=self.store, deadline=deadline)
         notes["heuristic"] = heuristic.name
         stats["setup_s"] = round(time.perf_counter() - began, 4)
         stats["h0"] = heuristic.estimate(problem.start)
         return heuristic
 
 
-# Pattern tables take seconds to load and a minute to build: keep the last few
-# heuristics in memory so a run over many instances pays once.
-_HEURISTICS: dict[tuple, Heuristic] = {}
-HEURISTICS_KEPT = 4
-
-
-def _cached_heuristic(name: str, problem: SliderProblem, partition: Partition | None, reflect: bool,
-                      directory: Path | None, deadline: float) -> Heuristic:
-    key = (name, problem.board, problem.goal, partition, reflect, directory)
-    if key not in _HEURISTICS:
-        if len(_HEURISTICS) >= HEURISTICS_KEPT:
-            _HEURISTICS.pop(next(iter(_HEURISTICS)))
-        _HEURISTICS[key] = make_heuristic(name, problem.board, problem.goal, partition=partition, reflect=reflect,
-                                          directory=directory, deadline=deadline)
-    return _HEURISTICS[key]
-
-
 # --- A* --------------------------------------------------------------------------------
 
-def astar(problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: Stats) -> Moves | None:
+def astar(problem: SliderProblem, heuristic: Estimator, deadline: float, stats: Stats) -> Moves | None:
     """Best-first on f = g + h, ties to the smaller h; reopens states reached more cheaply.
 
     Reopening keeps A* optimal with heuristics that are admissible but not
@@ -297,7 +311,7 @@ class AStarSolver(_HeuristicSolver):
 
     name: ClassVar[str] = "astar"
 
-    def search(self, problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: Stats) -> Moves | None:
+    def search(self, problem: SliderProblem, heuristic: Estimator, deadline: float, stats: Stats) -> Moves | None:
         return astar(problem, heuristic, deadline, stats)
 
 
@@ -394,7 +408,12 @@ class IdaStarSolver(_HeuristicSolver):
 
     name: ClassVar[str] = "idastar"
 
-    def search(self, problem: SliderProblem, heuristic: Heuristic, deadline: float, stats: Stats) -> Moves | None:
+    def search(self, problem: SliderProblem, heuristic: Estimator, deadline: float, stats: Stats) -> Moves | None:
         # group.py normally settles reachability first; without it, a bound past the number of
         # arrangements still proves the goal unreachable
-        return ida_star(problem, heuristic, deadline, stats, max_bound=math.factorial(problem.board.n) - 1)
+        max_bound = math.factorial(problem.board.n) - 1
+        if isinstance(heuristic, Heuristic):
+            return ida_star(problem, heuristic, deadline, stats, max_bound=max_bound)
+        from cpmodel.slider import compiled
+
+        return compiled.ida_star(problem.start, heuristic, deadline, stats, max_bound=max_bound)

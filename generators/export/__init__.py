@@ -2,17 +2,23 @@
 
 Every exporter takes the puzzle dict that the pack writes (the one input, so
 the HTML player and the exports never re-derive the surface geometry) and
-returns `str` or `bytes`; writing files is the caller's job.
+returns `str` or `bytes`, or raises `ExportError` when its format cannot
+hold the puzzle; writing files is the caller's job.
 
 - `ipuz`: ipuz v2 crosswords, with our extension kind for glued surfaces.
 - `puz`: Across Lite `.puz`, plane grids only.
 - `exolve`: Exolve text; lights across a seam become `exolve-nodir` clues.
 - `qxw`: Qxw batch-mode decks, and a parser for Qxw's batch output.
-- `svg`: SVG/PDF pictures of crosswords (with seam labels), the Möbius
+- `svg`: SVG pictures of crosswords (with seam labels), the Möbius
   print-and-glue template, and slider boards.
+- `pdf`: the printable puzzle (grid, clues, solution) and the pack booklet,
+  drawn with `pdfdraw` and flowed with `layout`.
+- `figures`: the pictures as shapes, which `svg` and `pdf` write out.
+- `bundle`: every export of one puzzle, and the ones skipped with why.
 
 This module holds the readings of the puzzle JSON that several exporters
-share: cells and numbers of the entries, whether a seam is glued, and the
+share: cells and numbers of the entries, whether a seam is glued, the names
+of the surfaces and the one-line note on reading their seams, and the
 lights that a *plane* reader (Across Lite, Exolve) infers from the same
 rows, so a format without glue can tell whether it would read the puzzle
 right.
@@ -34,8 +40,17 @@ Light = tuple[int, str, tuple[Cell, ...]]  # (number, direction, cells in readin
 
 DIRECTIONS = (ACROSS, DOWN)
 BLOCK = "#"
+SURFACE_NAMES = {"plane": "plane", "cylinder": "cylinder", "mobius": "Möbius strip", "torus": "torus",
+                 "klein": "Klein bottle", "projective": "projective plane", "cylinder-v": "cylinder (vertical)",
+                 "mobius-v": "Möbius strip (vertical)", "klein-v": "Klein bottle (vertical)"}
 # Plane formats count every run of two or more white cells as a light.
 PLANE_MIN_LENGTH = 2
+
+
+class ExportError(ValueError):
+    """A format that cannot hold this puzzle (a glued surface in `.puz`, a character it cannot encode…).
+
+    The message says why and names no puzzle, so that a pack can count the reasons."""
 
 
 def require_kind(puzzle: Puzzle, kind: str) -> None:
@@ -80,6 +95,39 @@ def glued_edges(puzzle: Puzzle) -> tuple[bool, bool]:
 def is_wrapped(puzzle: Puzzle) -> bool:
     """True when any edge of the unfolded rectangle is glued to another."""
     return any(glued_edges(puzzle))
+
+
+def is_band(puzzle: Puzzle) -> bool:
+    """True for a band of paper: left and right edges glued, top and bottom free (Möbius strip, cylinder)."""
+    rows_glued, columns_glued = glued_edges(puzzle)
+    return rows_glued and not columns_glued
+
+
+def surface_name(puzzle: Puzzle) -> str:
+    """The surface as a reader calls it: "Möbius strip", "Klein bottle"…"""
+    return SURFACE_NAMES.get(puzzle["surface"], puzzle["surface"])
+
+
+def reading_note(puzzle: Puzzle) -> str:
+    """One sentence on how to read the seam labels of the puzzle's surface; empty on the plane."""
+    rows_glued, columns_glued = glued_edges(puzzle)
+    glue = puzzle["glue"]
+
+    def twist(key: str) -> str:
+        return " with a half twist" if glue.get(key) else ""
+
+    name = surface_name(puzzle)
+    name = name[:1].upper() + name[1:]
+    if rows_glued and columns_glued:
+        return (f"{name}: the right edge is glued to the left{twist('right_flip')} and the bottom to the top"
+                f"{twist('bottom_flip')}; “→ n” goes on at “n →”, “↓n” at “n↓”.")
+    if rows_glued:
+        return (f"{name}: the right edge is glued to the left{twist('right_flip')}; "
+                "a light leaving at “→ n” goes on at “n →”.")
+    if columns_glued:
+        return (f"{name}: the bottom edge is glued to the top{twist('bottom_flip')}; "
+                "a light leaving at “↓n” goes on at “n↓”.")
+    return ""
 
 
 def enumeration_digits(entry: Mapping[str, Any]) -> str:

@@ -1,57 +1,81 @@
-"""Every export of one puzzle, as the files a pack writes beside its JSON.
+"""Every export of one puzzle, as the files a pack writes beside its JSON,
+and the exports it could not write, each with the reason.
 
-Covers: choosing which formats fit a puzzle (Across Lite only for plane
-grids it can express, the paper template only for strips paper can make) and
-naming them by suffix. Leaves out: the formats themselves (one module each)
-and writing files (`generators.pack`).
+Covers: `export_all(puzzle) -> Exports` — the files by suffix and the
+skipped formats as (suffix, reason) — over one table of formats per kind of
+puzzle. A format that does not fit the puzzle (Across Lite `.puz` off the
+plane, the paper template for surfaces paper cannot make) or that fails on
+it (a clue character `.puz` cannot hold) is skipped with its reason, never
+silently; a plane grid gets no template and no skip for it, since nothing
+is glued. Reasons name no puzzle, so a pack can count them.
+
+Leaves out: the formats themselves (one module each), the pack booklet
+(`pdf.pack_pdf`) and writing files (`generators.pack_exports`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from generators.export import Puzzle, is_wrapped
+from generators.export import ExportError, Puzzle, is_wrapped
 from generators.export.exolve import to_exolve
 from generators.export.html import html_page
 from generators.export.ipuz import to_ipuz
+from generators.export.pdf import crossword_pdf
 from generators.export.puz import to_puz
 from generators.export.qxw import to_qxw_deck
-from generators.export.svg import (
-    crossword_pdf,
-    crossword_svg,
-    mobius_template_svg,
-    slider_svg,
-)
+from generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
+
+Make = Callable[[Puzzle], bytes]
 
 
-def _text(make: Callable[[Puzzle], str]) -> Callable[[Puzzle], bytes]:
+@dataclass
+class Exports:
+    """The files of one puzzle by suffix, and the formats skipped as (suffix, reason)."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _text(make: Callable[[Puzzle], str]) -> Make:
     return lambda puzzle: make(puzzle).encode("utf-8")
 
 
-CROSSWORD_EXPORTS: dict[str, Callable[[Puzzle], bytes]] = {
+# The player page sits beside the JSON, named as the pack index links it.
+PLAYER: dict[str, Make] = {".html": _text(html_page)}
+CROSSWORD_FORMATS: dict[str, Make] = {
+    **PLAYER,
     ".ipuz": _text(to_ipuz),
     ".exolve.txt": _text(to_exolve),
     ".qxw-deck.txt": _text(to_qxw_deck),
     ".svg": _text(lambda p: crossword_svg(p, solution=False)),
     "-solution.svg": _text(lambda p: crossword_svg(p, solution=True)),
-    ".pdf": lambda p: crossword_pdf(p, solution=False),
+    ".pdf": crossword_pdf,
+    ".puz": to_puz,
+    "-template.svg": _text(mobius_template_svg),
 }
+SLIDER_FORMATS: dict[str, Make] = {**PLAYER, ".svg": _text(slider_svg)}
+FORMATS = {"crossword": CROSSWORD_FORMATS, "slider": SLIDER_FORMATS}
 
 
-def export_all(puzzle: Puzzle) -> dict[str, bytes]:
-    """File suffix -> contents for every format that can hold `puzzle`."""
-    # The player page sits beside the JSON, named as the pack index links it.
-    player = {".html": html_page(puzzle).encode("utf-8")}
-    if puzzle["kind"] == "slider":
-        return {**player, ".svg": slider_svg(puzzle).encode("utf-8")}
-    files = {**player, **{suffix: make(puzzle) for suffix, make in CROSSWORD_EXPORTS.items()}}
-    if is_wrapped(puzzle):
-        # Paper can make a strip glued left to right (cylinder, Möbius) only.
-        if puzzle["glue"]["bottom"][0] is None and puzzle["glue"]["right"][0] is not None:
-            files["-template.svg"] = mobius_template_svg(puzzle).encode("utf-8")
-    else:
+def formats_for(puzzle: Puzzle) -> dict[str, Make]:
+    """The formats to try for a puzzle: every one of its kind, less the template on the plane."""
+    kind = puzzle.get("kind")
+    if kind not in FORMATS:
+        raise ValueError(f"expected a crossword or slider puzzle, got kind {kind!r}")
+    formats = dict(FORMATS[kind])
+    if kind == "crossword" and not is_wrapped(puzzle):
+        del formats["-template.svg"]  # nothing is glued: there is nothing to make out of paper
+    return formats
+
+
+def export_all(puzzle: Puzzle) -> Exports:
+    """Every format that can hold `puzzle`, and why each other one was skipped."""
+    exports = Exports()
+    for suffix, make in formats_for(puzzle).items():
         try:
-            files[".puz"] = to_puz(puzzle)
-        except ValueError:
-            pass  # bars or unclued short runs: .puz would number other lights; ipuz holds it
-    return files
+            exports.files[suffix] = make(puzzle)
+        except ExportError as exc:
+            exports.skipped.append((suffix, str(exc)))
+    return exports

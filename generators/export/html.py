@@ -5,11 +5,13 @@ Covers:
   data (`<script type="application/json">`) and the player — this project's
   own CSS and JavaScript from `generators/export/player/` — is inlined, so
   the page works opened straight from the file system, offline. The
-  crossword player reads where each light goes from the lights' cell lists
-  and where each edge leads from the `glue` field; it derives no geometry of
-  its own.
+  crossword player reads where each light goes from the lights' cell lists,
+  which of its steps cross a seam from their `seam_steps`, and where a step
+  off each edge lands from `glue.neighbours`; it derives no geometry of its
+  own.
 - `pack_index(manifest, puzzles)`: the pack's `index.html`, a table of the
-  puzzles (size, surface or board, difficulty) linking to each player page.
+  puzzles (size, surface or board, difficulty) linking to each player page,
+  and a link to the printable booklet.
 - `player_file(index)`: the file name of puzzle `index`'s page in the pack's
   puzzle directory, which the index links to.
 
@@ -35,23 +37,20 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from generators.export import Puzzle, glued_edges, require_kind, title
+from generators.export import Puzzle, glued_edges, require_kind, surface_name, title
 from generators.puzzles import encode
 
 PLAYER_DIR = Path(__file__).with_name("player")
 # The pack's puzzle directory (`generators.pack.PUZZLE_DIR`), relative to its index page. Not imported:
 # the pack module imports this one to write the pages.
 PUZZLES_HREF = "puzzles"
+BOOKLET_HREF = "pack.pdf"  # the booklet beside the index (`generators.pack.BOOKLET`)
 INDEX_FROM_PLAYER = "../index.html"  # a player page in the puzzle directory links back to the index
 
 # Which of the player's files each page inlines, in order: shared helpers first.
 STYLES = {"crossword": ("player.css", "crossword.css"), "slider": ("player.css", "slider.css"),
           "index": ("player.css",)}
 SCRIPTS = {"crossword": ("common.js", "strip.js", "crossword.js"), "slider": ("common.js", "slider.js")}
-
-SURFACE_NAMES = {"plane": "plane", "cylinder": "cylinder", "mobius": "Möbius strip", "torus": "torus",
-                 "klein": "Klein bottle", "projective": "projective plane", "cylinder-v": "cylinder (vertical)",
-                 "mobius-v": "Möbius strip (vertical)", "klein-v": "Klein bottle (vertical)"}
 
 # Characters that must not appear literally inside a <script> element: `</script>` would end it, and `<!--`
 # changes how the parser reads it. JSON allows the same characters as \u escapes inside strings.
@@ -87,7 +86,8 @@ def pack_index(manifest: Mapping[str, Any], puzzles: Sequence[Puzzle]) -> str:
     heading = f"{str(kind).capitalize()} pack"
     body = (f'<header class="page-head">\n<h1>{escape(heading)}</h1>\n'
             f"<p>{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}. Open one to play it here, with no "
-            "network needed; your progress is kept in this browser.</p>\n</header>\n"
+            "network needed; your progress is kept in this browser. To play on paper, print "
+            f'<a href="{BOOKLET_HREF}">the booklet</a> (every puzzle, then every solution).</p>\n</header>\n'
             f"<main>\n{_puzzle_table(puzzles)}\n{_pack_details(manifest)}\n</main>\n")
     return _document(heading, body, STYLES["index"], ())
 
@@ -150,7 +150,7 @@ def _crossword_facts(puzzle: Puzzle) -> list[tuple[str, str]]:
     entries = puzzle["entries"]
     crossing = sum(1 for e in entries if e.get("seam_crossings"))
     lights = f"{len(entries)}, {crossing} across the seam" if any(glued_edges(puzzle)) else str(len(entries))
-    return [("Surface", SURFACE_NAMES.get(puzzle["surface"], puzzle["surface"])),
+    return [("Surface", surface_name(puzzle)),
             ("Size", f"{puzzle['width']}×{puzzle['height']}"),
             ("Lights", lights),
             # Word scores run 0–100, higher for commoner words: a higher mean is an easier fill.

@@ -3,10 +3,13 @@
 Covers: `to_ipuz(puzzle) -> str`. A plane grid is a plain
 `http://ipuz.org/crossword#1` puzzle whose lights follow from its clue
 numbers, as every ipuz reader expects. A grid on a glued surface adds our
-extension kind `WRAPPED_KIND`; its clue objects then carry their cells
-explicitly (the ipuz clue key "cells", 1-based `[column, row]`), so a light
-that runs off one edge and continues on another is unambiguous, and the
-extension field named by the kind URI gives the surface and its glue.
+extension kind `WRAPPED_KIND` to "kind" and, as ipuz extensions do, one
+top-level field named by the kind URI: the surface, its glue, and the cells
+of every light (1-based `[column, row]`, in reading order), so a light that
+runs off one edge and continues on another is unambiguous. The standard
+parts stay standard — the clue objects hold only the keys every reader
+knows — so a reader that ignores the extension still reads the grid, its
+numbers and clues (the `ipuz` package validates every export).
 
 The kind URI lives under `mobius-puzzles.invalid`: the project owns no
 domain, and the reserved `.invalid` top-level domain can never be
@@ -59,8 +62,7 @@ def to_ipuz(puzzle: Puzzle) -> str:
         "empty": EMPTY,
         "puzzle": _puzzle_rows(puzzle),
         "solution": [list(row) for row in puzzle["rows"]],
-        "clues": {CLUE_LISTS[d]: [_clue(e, wrapped) for e in puzzle["entries"] if e["direction"] == d]
-                  for d in DIRECTIONS},
+        "clues": {CLUE_LISTS[d]: [_clue(e) for e in _entries(puzzle, d)] for d in DIRECTIONS},
     }
     if wrapped:
         data[WRAPPED_KIND] = _wrapped_extension(puzzle)
@@ -86,20 +88,24 @@ def _puzzle_rows(puzzle: Puzzle) -> list[list[object]]:
     return rows
 
 
-def _clue(entry: Mapping[str, Any], wrapped: bool) -> dict[str, object]:
-    clue: dict[str, object] = {"number": entry["number"], "clue": entry.get("clue") or "",
-                               "enumeration": enumeration_digits(entry), "answer": entry["answer"]}
-    if wrapped:
-        clue["cells"] = [[x + 1, y + 1] for x, y in entry_cells(entry)]  # ipuz coordinates are 1-based
-    return clue
+def _entries(puzzle: Puzzle, direction: str) -> list[Mapping[str, Any]]:
+    return [e for e in puzzle["entries"] if e["direction"] == direction]
+
+
+def _clue(entry: Mapping[str, Any]) -> dict[str, object]:
+    return {"number": entry["number"], "clue": entry.get("clue") or "", "enumeration": enumeration_digits(entry),
+            "answer": entry["answer"]}
 
 
 def _wrapped_extension(puzzle: Puzzle) -> dict[str, object]:
-    """The surface and its glue, in ipuz's 1-based rows and columns."""
+    """The surface, its glue and the lights' cells, in ipuz's 1-based rows and columns."""
     glue = puzzle["glue"]
 
     def one_based(targets: list[int | None]) -> list[int | None]:
         return [None if t is None else t + 1 for t in targets]
 
+    lights = {CLUE_LISTS[d]: [{"number": e["number"], "cells": [[x + 1, y + 1] for x, y in entry_cells(e)]}
+                              for e in _entries(puzzle, d)] for d in DIRECTIONS}
     return {"surface": puzzle["surface"], "right": one_based(glue["right"]), "bottom": one_based(glue["bottom"]),
-            "right_flip": bool(glue.get("right_flip")), "bottom_flip": bool(glue.get("bottom_flip"))}
+            "right_flip": bool(glue.get("right_flip")), "bottom_flip": bool(glue.get("bottom_flip")),
+            "lights": lights}

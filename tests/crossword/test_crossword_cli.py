@@ -62,8 +62,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, content: str | None, a
     assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
-def test_fill_json_is_verified_and_exit_0() -> None:
-    out = mobius("crossword", "fill", EXAMPLE, "--dict", "en", "--json", "--seed", "3")
+def test_fill_json_is_verified_and_exit_0(tmp_path: Path) -> None:
+    # A grid the curated `en` fills, with lights across the seam (EXAMPLE's 15-letter light it cannot).
+    grid = tmp_path / "grid.txt"
+    grid.write_text("surface: mobius\n#...#...\n........\n...#...#\n", encoding="utf-8")
+    out = mobius("crossword", "fill", grid, "--dict", "en", "--json", "--seed", "3")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["status"] == "SAT" and data["solver"] == "reference"
@@ -80,7 +83,7 @@ def test_fill_exit_1_when_no_fill_exists(tmp_path: Path, solver: str) -> None:
     words.write_text("ABC\nDEF\n")
     grid = tmp_path / "grid.txt"
     grid.write_text("...\n...\n...\n")
-    out = mobius("crossword", "fill", grid, "--dict", words, "--solver", solver)
+    out = mobius("crossword", "fill", grid, "--dict", words, "--solver", solver, "--no-clues")
     assert out.returncode == 1, out.stderr
     assert out.stdout.startswith("UNSAT")
 

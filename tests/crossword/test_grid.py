@@ -41,7 +41,7 @@ def test_qxw_file_gives_type_size_blocks_bars_letters() -> None:
 @pytest.mark.parametrize("gtype,name", [(0, "plane"), (5, "cylinder"), (7, "mobius"), (9, "torus"),
                                         (10, "klein"), (12, "projective")])
 def test_qxw_grid_types(gtype: int, name: str) -> None:
-    text = f"#QXW2v2\nGP {gtype} 2 2 1 0 0\nSQ 0 0 0 0 1 \nSQ 1 1 0 0 0 Q\n"
+    text = f"#QXW2v2\nGP {gtype} 2 2 1 0 0\nSQ 0 0 0 0 1 \nSQ 1 0 0 0 0\nSQ 0 1 0 0 0\nSQ 1 1 0 0 0 Q\n"
     g = parse_qxw(text)
     assert g.surface.name == name
     assert g.rows == ("#.", ".Q")

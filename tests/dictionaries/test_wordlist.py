@@ -209,7 +209,7 @@ def test_missing_file(tmp_path: Path) -> None:
 
 
 def test_directory_is_not_a_list(tmp_path: Path) -> None:
-    with pytest.raises(DictionaryError, match="not a file"):
+    with pytest.raises(DictionaryError, match="not a regular file"):
         load(tmp_path)
 
 

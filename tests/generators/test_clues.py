@@ -1,166 +1,188 @@
-"""Clue sources: the `WORD<TAB>clue` file, WordNet's glosses (parsed from a
-hand-written database, and from Debian's wordnet-base where installed), and
-`--clues wordnet` through a whole pack."""
+"""Clues: the user's clue file, the embedded bank and its seeded choice, the
+independent clue check, and the clue options of `mobius pack crossword` and
+`mobius crossword fill` (--clues FILE, --no-clues, --ban, --allow)."""
 
 from __future__ import annotations
 
 import json
-import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from cpmodel.errors import InputError
-from generators.clues import (
-    MAX_CLUE_LENGTH,
-    WORDNET_DIR,
-    clue_from_gloss,
-    gives_away,
-    load_clues,
-    read_clues,
-    wordnet_clues,
-)
+from dictionaries import DictionaryError, from_words, load, read_word_set
+from generators.clues import clue_for, clue_problems, clued_words, load_bank, read_clue_file
 from generators.crossword_pack import CrosswordPackSpec
 from generators.pack import build_pack
 from mobius.cli import app
 
-needs_wordnet = pytest.mark.skipif(not (WORDNET_DIR / "data.noun").is_file(),
-                                   reason=f"Debian's wordnet-base is not installed (no {WORDNET_DIR}/data.noun); "
-                                          f"apt-get install wordnet-base")
-
-LICENCE = "  1 This software and database is being provided to you, the LICENSEE, by\n"
-LONG_GLOSS = ("a very long definition that goes on and on about nothing in particular, really, and keeps going "
-              "well past any sensible clue length")
-# index lines: lemma pos synset_cnt p_cnt [ptr...] sense_cnt tagsense_cnt offset...
-# The data file lists synsets by offset; the index gives the sense order.
-TINY_WORDNET = {
-    "index.noun": ["cat n 2 1 @ 2 1 00000300 00000200", "ice_cream n 1 1 @ 1 0 00000400",
-                   "blather n 1 0 1 0 00000500"],
-    "data.noun": ["00000200 05 n 01 cat 0 000 | an informal term for a youth or man; \"a nice cat\"",
-                  "00000300 05 n 01 cat 0 000 | feline mammal: domestic cats; wildcats",
-                  "00000400 13 n 01 ice_cream 0 000 | frozen dessert containing cream \"have some\"",
-                  f"00000500 10 n 01 blather 0 000 | {LONG_GLOSS}"],
-    "index.verb": ["cat v 1 0 1 0 00000100", "purr v 1 0 1 0 00000200"],
-    "data.verb": ["00000100 38 v 01 cat 0 000 | beat with a cat-o'-nine-tails",
-                  "00000200 34 v 01 purr 0 000 | indicate pleasure by purring"],
-    "index.adj": ["feline a 1 0 1 0 00000100"],
-    "data.adj": ["00000100 00 a 01 feline 0 000 | of or relating to cats; `catlike'"],
-    "index.adv": [],
-    "data.adv": [],
-}
+# A Möbius grid the curated `en` fills, with lights across the seam.
+GRID = "surface: mobius\n#...#...\n........\n...#...#\n"
 
 
 @pytest.fixture
-def tiny_wordnet(tmp_path: Path) -> Path:
-    for name, lines in TINY_WORDNET.items():
-        (tmp_path / name).write_text(LICENCE + "".join(line + "  \n" for line in lines), encoding="utf-8")
-    return tmp_path
+def grid(tmp_path: Path) -> Path:
+    path = tmp_path / "grid.txt"
+    path.write_text(GRID, encoding="utf-8")
+    return path
 
 
-def words_of(text: str) -> list[str]:
-    return re.findall(r"[A-Z]+", text.upper())
+def mobius(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def mobius_process(*args: object) -> subprocess.CompletedProcess[str]:
+    """The real command, so that its one-line errors and exit codes are what a user sees."""
+    return subprocess.run([sys.executable, "-m", "mobius", *map(str, args)], capture_output=True, text=True,
+                          check=False)
 
 
 # -- WORD<TAB>clue files -------------------------------------------------------------------------
 
-def test_read_clues_normalises_words_and_skips_comments(tmp_path: Path) -> None:
+def test_read_clue_file_normalises_words_keeps_every_line_and_skips_comments(tmp_path: Path) -> None:
     path = tmp_path / "clues.tsv"
-    path.write_text("# mine\n\nice cream\tFrozen treat\ncafé\t Coffee house \n", encoding="utf-8")
-    assert read_clues(path) == {"ICECREAM": "Frozen treat", "CAFE": "Coffee house"}
+    path.write_text("# mine\n\nice cream\tFrozen treat\ncafé\t Coffee house \nCAFE\tBistro\n", encoding="utf-8")
+    assert read_clue_file(path) == (("ICECREAM", "Frozen treat"), ("CAFE", "Coffee house"), ("CAFE", "Bistro"))
 
 
 @pytest.mark.parametrize("text, line", [("CAT\tFeline\nDOG Canine\n", 2), ("CAT\t \n", 1), ("C4T\tRobot\n", 1)])
-def test_read_clues_names_the_bad_line(tmp_path: Path, text: str, line: int) -> None:
+def test_read_clue_file_names_the_bad_line(tmp_path: Path, text: str, line: int) -> None:
     path = tmp_path / "clues.tsv"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(InputError, match=f"clues.tsv:{line}: expected 'WORD<TAB>clue'"):
-        read_clues(path)
+        read_clue_file(path)
 
 
-def test_read_clues_refuses_a_missing_file(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="no such clue file"):
-        read_clues(tmp_path / "absent.tsv")
+@pytest.mark.parametrize("content", [None, b"", b"\xff\xfe bad"])
+def test_read_clue_file_refuses_missing_empty_and_binary_files(tmp_path: Path, content: bytes | None) -> None:
+    path = tmp_path / "clues.tsv"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(InputError, match="clues.tsv"):
+        read_clue_file(path)
 
 
-def test_load_clues_reads_a_file_called_wordnet_given_as_a_path(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "wordnet").write_text("CAT\tMouser\n", encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    assert load_clues("./wordnet") == {"CAT": "Mouser"}
+# -- the bank ------------------------------------------------------------------------------------
+
+def test_the_user_file_replaces_a_words_clues_and_adds_new_words() -> None:
+    bank = load_bank((("CAT", "Mouser"), ("ZZYZX", "Road in California")))
+    assert bank.clues_of("CAT") == ("Mouser",)
+    assert bank.clues_of("ZZYZX") == ("Road in California",)
+    assert len(load_bank().clues_of("CAT")) >= 2
+    assert bank.sha256 != load_bank().sha256
 
 
-# -- WordNet's glosses, parsed from a hand-written database -----------------------------------------
-
-def test_the_first_sense_in_index_order_gives_the_clue(tiny_wordnet: Path) -> None:
-    clues = wordnet_clues(root=tiny_wordnet)
-    # CAT's first sense names cats and is skipped; the second (by the index,
-    # not the data file's order) is used; its quoted example is dropped.
-    assert clues["CAT"] == "An informal term for a youth or man"
-    assert clues["ICECREAM"] == "Frozen dessert containing cream"  # underscore lemma, quoted example cut
-    assert "PURR" not in clues  # its only definition says "purring"
-    assert clues["FELINE"] == "Of or relating to cats"
+def test_clue_for_is_deterministic_and_varies_with_the_seed() -> None:
+    bank = load_bank()
+    assert [clue_for("CAT", seed) for seed in range(20)] == [bank.clue_for("CAT", seed) for seed in range(20)]
+    assert len({clue_for("CAT", seed) for seed in range(20)}) >= 2
+    assert {clue_for("CAT", seed) for seed in range(20)} <= set(bank.clues_of("CAT"))
+    assert clue_for("QQQQ", 0) == ""
 
 
-def test_a_long_gloss_is_cut_after_a_whole_clause(tiny_wordnet: Path) -> None:
-    clue = wordnet_clues(root=tiny_wordnet)["BLATHER"]
-    assert len(clue) <= MAX_CLUE_LENGTH and LONG_GLOSS.capitalize().startswith(clue)
-    assert clue == "A very long definition that goes on and on about nothing in particular"
+def test_clued_words_keeps_only_words_with_a_clue() -> None:
+    words = from_words(["cat", "qqqq", "dog"], [40, 50, 60])
+    assert clued_words(words, load_bank()).words == ("CAT", "DOG")
 
 
-def test_a_long_clause_is_cut_at_a_word_boundary_not_on_a_dangling_word() -> None:
-    clue = clue_from_gloss("(astronomy) a celestial body of hot gases that radiates energy derived from "
-                           "thermonuclear reactions in the interior")
-    assert clue == "(astronomy) a celestial body of hot gases that radiates energy derived"
+# -- the independent check -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("answer, clue", [("CAT", "Domestic cats"), ("HOUSE", "Living in housing"),
+                                          ("SWIFTLY", "In a swift manner"), ("ICECREAM", "Ice cream cone"),
+                                          ("ICECREAM", "Frozen dessert with cream"), ("CAT", "The CAT sat")])
+def test_clue_problems_catches_the_answer_and_its_family(answer: str, clue: str) -> None:
+    assert clue_problems(answer, clue)
 
 
-def test_words_restrict_the_table(tiny_wordnet: Path) -> None:
-    assert wordnet_clues(["cat", "ice-cream", "dog"], root=tiny_wordnet).keys() == {"CAT", "ICECREAM"}
+@pytest.mark.parametrize("answer, clue", [("THEME", "Subject of a talk"), ("CAT", "Catch a mouse"),
+                                          ("ASH", "It was here"), ("RAN", "Moved fast")])
+def test_clue_problems_lets_unrelated_words_through(answer: str, clue: str) -> None:
+    assert clue_problems(answer, clue) == []
 
 
-def test_an_absent_database_says_how_to_install_it(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match=r"absent.*apt-get install wordnet-base"):
-        wordnet_clues(root=tmp_path / "absent")
+def test_clue_problems_flags_empty_and_long_clues() -> None:
+    assert clue_problems("CAT", "  ") == ["empty clue"]
+    assert any("over 60" in p for p in clue_problems("CAT", "x" * 61))
 
 
-@pytest.mark.parametrize("clue, answer", [("Domestic cats", "CAT"), ("Living in housing", "HOUSE"),
-                                          ("In a swift manner", "SWIFTLY"), ("The CAT sat", "CAT")])
-def test_gives_away_catches_the_answer_and_its_stem(clue: str, answer: str) -> None:
-    assert gives_away(clue, answer)
+# -- ban and allow -------------------------------------------------------------------------------
+
+def test_ban_and_allow_files(tmp_path: Path) -> None:
+    path = tmp_path / "words.txt"
+    path.write_text("# mine\nIce cream\nzzyzx  # a road\n\n", encoding="utf-8")
+    assert read_word_set(path) == {"ICECREAM", "ZZYZX"}
+    path.write_text("cat\ncat;50\n", encoding="utf-8")
+    with pytest.raises(DictionaryError, match="words.txt, line 2: expected one word"):
+        read_word_set(path)
 
 
-def test_gives_away_lets_unrelated_short_words_through() -> None:
-    assert not gives_away("The subject matter of a conversation", "THEME")
-    assert clue_from_gloss("(usually followed by `to') able; \"x\"") == "(usually followed by 'to') able"
+def test_spec_words_apply_ban_allow_and_clues() -> None:
+    spec = CrosswordPackSpec(count=1, width=7, height=5, ban=frozenset({"CAT"}), allow=frozenset({"ZZYZX"}))
+    assert "CAT" not in spec.words() and "ZZYZX" not in spec.words()  # ZZYZX has no clue
+    clued = CrosswordPackSpec(count=1, width=7, height=5, allow=frozenset({"ZZYZX"}),
+                              extra_clues=(("ZZYZX", "Road in California"),))
+    assert "ZZYZX" in clued.words()
+    unclued = CrosswordPackSpec(count=1, width=7, height=5, dictionary="words", clues=False)
+    assert len(unclued.words()) > len(CrosswordPackSpec(count=1, width=7, height=5, dictionary="words").words())
 
 
-# -- Debian's wordnet-base ---------------------------------------------------------------------------
+# -- packs and the command line ------------------------------------------------------------------
 
-@needs_wordnet
-@pytest.mark.parametrize("word", ["CAT", "HOUSE", "TREE", "RUN", "BLUE"])
-def test_common_words_get_short_clues_without_their_answer(word: str) -> None:
-    clue = wordnet_clues([word])[word]
-    assert 0 < len(clue) <= MAX_CLUE_LENGTH and clue[0].isupper()
-    assert not any(word in w for w in words_of(clue)), clue
-
-
-@needs_wordnet
-def test_a_pack_clued_from_wordnet(tmp_path: Path) -> None:
-    spec = CrosswordPackSpec(count=2, width=7, height=5, surface="mobius", seed=1, clues=wordnet_clues())
-    puzzles = build_pack(spec, tmp_path / "pack")
+def test_a_default_pack_clues_every_entry_fairly(tmp_path: Path) -> None:
+    puzzles = build_pack(CrosswordPackSpec(count=2, width=7, height=5, seed=1), tmp_path / "pack")
     entries = [e for p in puzzles.values() for e in p["entries"]]
-    clued = [e for e in entries if e["clue"]]
-    assert len(clued) >= 0.6 * len(entries)
-    assert all(e["answer"] not in words_of(e["clue"]) and e["answer"] not in e["clue"].upper() for e in clued)
+    assert entries and all(e["clue"] for e in entries)
+    assert [(e["answer"], e["clue"]) for e in entries if clue_problems(e["answer"], e["clue"])] == []
 
 
-@needs_wordnet
-def test_clues_wordnet_on_the_command_line(tmp_path: Path) -> None:
-    out = tmp_path / "pack"
-    result = CliRunner().invoke(app, ["pack", "crossword", "--out", str(out), "--count", "1", "--width", "7",
-                                      "--height", "5", "--seed", "1", "--workers", "1", "--clues", "wordnet"])
+def test_pack_cli_clues_file_overrides_and_no_clues_leaves_them_empty(tmp_path: Path) -> None:
+    first = tmp_path / "a"
+    assert mobius("pack", "crossword", "--out", first, "--count", "1", "--width", "7", "--height", "5",
+                  "--workers", "1").exit_code == 0
+    puzzle = json.loads(next((first / "puzzles").glob("*.json")).read_text(encoding="utf-8"))
+    answer = puzzle["entries"][0]["answer"]
+    clues = tmp_path / "mine.tsv"
+    clues.write_text(f"{answer}\tMy own clue\n", encoding="utf-8")
+    second, third = tmp_path / "b", tmp_path / "c"
+    assert mobius("pack", "crossword", "--out", second, "--count", "1", "--width", "7", "--height", "5",
+                  "--workers", "1", "--clues", clues).exit_code == 0
+    again = json.loads(next((second / "puzzles").glob("*.json")).read_text(encoding="utf-8"))
+    assert [e["clue"] for e in again["entries"] if e["answer"] == answer] == ["My own clue"]
+    assert mobius("pack", "crossword", "--out", third, "--count", "1", "--width", "7", "--height", "5",
+                  "--workers", "1", "--no-clues").exit_code == 0
+    bare = json.loads(next((third / "puzzles").glob("*.json")).read_text(encoding="utf-8"))
+    assert all(e["clue"] == "" for e in bare["entries"])
+
+
+@pytest.mark.parametrize("option, content", [("--clues", "CAT Mouser\n"), ("--ban", "c4t\n"), ("--allow", None)])
+def test_bad_word_and_clue_files_are_one_line_errors(tmp_path: Path, grid: Path, option: str,
+                                                     content: str | None) -> None:
+    path = tmp_path / "file.txt"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    for command in (["pack", "crossword", "--out", tmp_path / "pack", "--count", "1"], ["crossword", "fill", grid]):
+        result = mobius_process(*command, option, path)
+        assert result.returncode == 2, result.stderr
+        assert "file.txt" in result.stderr and "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_fill_prints_clues_and_respects_ban(tmp_path: Path, grid: Path) -> None:
+    result = mobius("crossword", "fill", grid, "--json", "--seed", "3")
     assert result.exit_code == 0, result.output
-    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    assert 0 < manifest["parameters"]["clues"] < 100_000  # only the dictionary's words travel with the spec
-    puzzle = json.loads(next((out / "puzzles").glob("*.json")).read_text(encoding="utf-8"))
-    assert any(e["clue"] for e in puzzle["entries"])
+    entries = json.loads(result.output)["entries"]
+    assert all(e["clue"] for e in entries)
+    ban = tmp_path / "ban.txt"
+    ban.write_text(entries[0]["word"] + "\n", encoding="utf-8")
+    again = json.loads(mobius("crossword", "fill", grid, "--json", "--seed", "3", "--ban", ban).output)
+    assert entries[0]["word"] not in [e["word"] for e in again["entries"]]
+    bare = json.loads(mobius("crossword", "fill", grid, "--json", "--seed", "3", "--no-clues").output)
+    assert all(e["clue"] == "" for e in bare["entries"])
+
+
+def test_en_small_is_a_familiar_subset() -> None:
+    small, full = load("en-small"), load("en")
+    assert set(small.words) < set(full.words) and len(small) >= 15_000

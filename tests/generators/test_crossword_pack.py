@@ -21,17 +21,10 @@ from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import find_lights
 from generators.crossword_pack import CrosswordPackSpec
 from generators.crossword_plan import CrosswordPlan
-from generators.pack import PuzzleFailed, build_pack
+from generators.executors import PuzzleFailed
+from generators.pack import build_pack
 from generators.pattern_check import check_pattern
 from generators.pattern_space import canonical_key
-
-
-@dataclasses.dataclass(frozen=True)
-class Unexported(CrosswordPackSpec):
-    """The pack without its export files: these tests are about the puzzles."""
-
-    def exports(self, puzzle: Any) -> dict[str, bytes]:
-        return {}
 
 
 def grid_of(puzzle: dict[str, Any]):
@@ -63,8 +56,8 @@ def assert_pack_rules(spec: CrosswordPackSpec, puzzles: dict[int, dict[str, Any]
 
 
 def test_a_default_pack_keeps_every_rule(tmp_path: Path) -> None:
-    spec = Unexported(count=10, width=9, height=7, surface="mobius", seed=4)
-    puzzles = build_pack(spec, tmp_path / "p")
+    spec = CrosswordPackSpec(count=10, width=9, height=7, surface="mobius", seed=4)
+    puzzles = build_pack(spec, tmp_path / "p", exports=False)
     assert_pack_rules(spec, puzzles, grids_may_repeat=False)
     manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
     assert manifest["status"] == "complete"
@@ -73,9 +66,9 @@ def test_a_default_pack_keeps_every_rule(tmp_path: Path) -> None:
 
 
 def test_an_exhausted_pattern_space_is_said_up_front_and_grids_then_repeat(tmp_path: Path) -> None:
-    spec = Unexported(count=7, width=7, height=5, surface="mobius", seed=1)  # the rules allow 4 such grids
+    spec = CrosswordPackSpec(count=7, width=7, height=5, surface="mobius", seed=1, symmetry="rot180")  # 4 grids
     notes: list[str] = []
-    puzzles = build_pack(spec, tmp_path / "p", on_progress=lambda p: notes.extend(n for n in p.notes
+    puzzles = build_pack(spec, tmp_path / "p", exports=False, on_progress=lambda p: notes.extend(n for n in p.notes
                                                                                    if n not in notes))
     assert any("exactly 4 distinct grids" in n for n in notes)
     assert any("exhausted" in n for n in notes)
@@ -86,8 +79,8 @@ def test_an_exhausted_pattern_space_is_said_up_front_and_grids_then_repeat(tmp_p
 
 @pytest.mark.slow
 def test_a_moderate_pack_has_no_duplicate_fills(tmp_path: Path) -> None:
-    spec = Unexported(count=120, width=7, height=5, surface="mobius", seed=2)
-    puzzles = build_pack(spec, tmp_path / "p")
+    spec = CrosswordPackSpec(count=120, width=7, height=5, surface="mobius", seed=2)
+    puzzles = build_pack(spec, tmp_path / "p", exports=False)
     assert len({"/".join(p["rows"]) for p in puzzles.values()}) == 120
     manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
     assert manifest["status"] == "complete"
@@ -139,8 +132,8 @@ def test_a_grid_that_does_not_fill_is_replaced_and_a_clash_keeps_its_grid() -> N
 
 
 def test_the_final_check_finds_a_repeated_fill_grid_and_answer(tmp_path: Path) -> None:
-    spec = Unexported(count=3, width=9, height=7, surface="mobius", seed=8)
-    puzzles = build_pack(spec, tmp_path / "p")
+    spec = CrosswordPackSpec(count=3, width=9, height=7, surface="mobius", seed=8)
+    puzzles = build_pack(spec, tmp_path / "p", exports=False)
     plan = spec.plan()
     assert plan.final_problems(puzzles) == {}
     twice = {0: puzzles[0], 1: puzzles[1], 2: puzzles[0]}

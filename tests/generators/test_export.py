@@ -1,10 +1,12 @@
 """Every export is read back and checked: ipuz (the `ipuz` package and our
 JSON schema), .puz (puzpy), Exolve text, Qxw decks (and Qxw itself when it is
-installed), SVG/PDF pictures; and every export is byte-identical across runs.
+installed), SVG pictures (as XML), PDFs (through poppler's pdftotext and
+pdfinfo); every skipped export is reported with its reason; and every
+export is byte-identical across runs.
 
 Fixtures are puzzle JSON dicts built from real lights (`make_grid`,
-`find_lights`, `surface.step`), filled with arbitrary letters: exporters only
-copy words, they never check them."""
+`find_lights`) and the real glue (`generators.puzzles.glue_of`), filled with
+arbitrary letters: exporters only copy words, they never check them."""
 
 from __future__ import annotations
 
@@ -26,14 +28,20 @@ import pytest
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import ACROSS, find_lights
 from cpmodel.slider.board import preset
-from cpmodel.surface import Cell, Direction, Glue, step
+from cpmodel.surface import SURFACES, Cell
 from dictionaries import wordlist
-from generators.export import entry_cells, plane_reading
+from generators.export import ExportError, entry_cells, plane_reading
+from generators.export.bundle import export_all
 from generators.export.exolve import location, to_exolve
 from generators.export.ipuz import CROSSWORD_KIND, WRAPPED_KIND, to_ipuz
-from generators.export.puz import to_puz
+from generators.export.pdf import crossword_pdf, pack_pdf, tiles_moved
+from generators.export.puz import latin1_text, to_puz
 from generators.export.qxw import UNIQUE_DIRECTIVE, cell_id, parse_qxw_output, to_qxw_deck
-from generators.export.svg import crossword_pdf, crossword_svg, mobius_template_svg, slider_svg
+from generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
+from generators.crossword_pack import CrosswordPackSpec
+from generators.pack import BOOKLET, MANIFEST, PUZZLE_DIR, Progress, build_pack
+from generators.puzzles import glue_of, seam_steps
+from generators.slider_pack import SliderPackSpec
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "generators" / "schema" / "ipuz-wrapped.json").read_text())
 MOBIUS_ROWS = ["....#...", "........", "...#....", "#......."]  # generators/examples/mobius-8x4.txt
@@ -47,25 +55,17 @@ def build_crossword(rows: list[str], surface: str = "plane", *, bars_right: Iter
     grid = make_grid(rows, surface, bars_right=bars_right, bars_below=bars_below)
     w, h = grid.width, grid.height
     letters = {c: chr(ord("A") + (7 * c[0] + 3 * c[1]) % 26) for c in grid.white_cells()}
-
-    def entered(cell: Cell, direction: Direction, axis: int) -> int | None:
-        nxt = step(grid.surface, w, h, cell, direction)
-        return None if nxt is None else nxt.cell[axis]
-
     entries = [{"number": light.number, "direction": light.direction, "cells": [list(c) for c in light.cells],
                 "answer": "".join(letters[c] for c in light.cells), "clue": f"Clue {light.label}",
                 "enumeration": f"({light.length})", "seam_crossings": light.seam_crossings,
-                "cyclic": light.cyclic, "score": 50}
+                "seam_steps": seam_steps(grid, light), "cyclic": light.cyclic, "score": 50}
                for light in find_lights(grid, min_length).lights]
     return {"kind": "crossword", "id": "0001", "title": "Test grid", "surface": grid.surface.name,
             "width": w, "height": h,
             "rows": ["".join(letters.get((x, y), "#") for x in range(w)) for y in range(h)],
             "bars_right": [list(c) for c in bars_right], "bars_below": [list(c) for c in bars_below],
-            "glue": {"right": [entered((w - 1, y), Direction.RIGHT, 1) for y in range(h)],
-                     "bottom": [entered((x, h - 1), Direction.DOWN, 0) for x in range(w)],
-                     "right_flip": grid.surface.left_right is Glue.FLIP,
-                     "bottom_flip": grid.surface.top_bottom is Glue.FLIP},
-            "entries": entries, "fill_score": 50.0, "solver": "reference", "stats": {}, "seed": 0}
+            "glue": glue_of(grid), "entries": entries, "fill_score": 50.0, "solver": "reference", "stats": {},
+            "seed": 0}
 
 
 def build_slider() -> dict[str, Any]:
@@ -89,6 +89,48 @@ def by_direction(puzzle: dict[str, Any], direction: str) -> list[dict[str, Any]]
     return [e for e in puzzle["entries"] if e["direction"] == direction]
 
 
+# --- the glue data of the puzzle JSON ------------------------------------------------------
+
+def documented_neighbour(surface: str, w: int, h: int, cell: Cell, side: str) -> Cell | None:
+    """Where a step off the rectangle lands, from the README's table (Qxw's conventions), not from cpmodel."""
+    x, y = cell
+    rows, columns = {"plane": ("", ""), "cylinder": ("plain", ""), "mobius": ("flip", ""),
+                     "torus": ("plain", "plain"), "klein": ("flip", "plain"), "projective": ("flip", "flip"),
+                     "cylinder-v": ("", "plain"), "mobius-v": ("", "flip"), "klein-v": ("plain", "flip")}[surface]
+    if side in ("right", "left"):
+        if not rows:
+            return None
+        return (0 if side == "right" else w - 1, h - 1 - y if rows == "flip" else y)
+    if not columns:
+        return None
+    return (w - 1 - x if columns == "flip" else x, 0 if side == "down" else h - 1)
+
+
+@pytest.mark.parametrize("surface", list(SURFACES))
+def test_glue_lists_the_neighbour_of_every_edge_cell(surface: str) -> None:
+    puzzle = build_crossword(GLUED_ROWS, surface)
+    w, h = puzzle["width"], puzzle["height"]
+    neighbours = puzzle["glue"]["neighbours"]
+    edges = {"right": [(w - 1, y) for y in range(h)], "left": [(0, y) for y in range(h)],
+             "down": [(x, h - 1) for x in range(w)], "up": [(x, 0) for x in range(w)]}
+    for side, cells in edges.items():
+        assert [None if c is None else tuple(c) for c in neighbours[side]] == \
+            [documented_neighbour(surface, w, h, cell, side) for cell in cells], side
+    assert puzzle["glue"]["band"] == (surface in ("cylinder", "mobius"))
+
+
+@pytest.mark.parametrize("surface", ["mobius", "torus", "projective", "klein-v"])
+def test_seam_steps_are_the_steps_that_jump_in_the_unfolded_picture(surface: str) -> None:
+    puzzle = build_crossword(GLUED_ROWS, surface)
+    for entry in puzzle["entries"]:
+        dx, dy = (1, 0) if entry["direction"] == ACROSS else (0, 1)
+        cells = entry["cells"]
+        steps = range(len(cells) if entry["cyclic"] else len(cells) - 1)
+        jumps = [j for j in steps if cells[(j + 1) % len(cells)] != [cells[j][0] + dx, cells[j][1] + dy]]
+        assert entry["seam_steps"] == jumps
+        assert len(jumps) == entry["seam_crossings"]
+
+
 # --- ipuz ---------------------------------------------------------------------------
 
 def test_ipuz_plane_is_valid_for_the_ipuz_package_and_the_schema(plane: dict[str, Any]) -> None:
@@ -106,21 +148,41 @@ def test_ipuz_plane_is_valid_for_the_ipuz_package_and_the_schema(plane: dict[str
     assert all("cells" not in c for c in data["clues"]["Across"] + data["clues"]["Down"])
 
 
-def test_ipuz_wrapped_clues_carry_their_cells_one_based(mobius: dict[str, Any]) -> None:
-    data = json.loads(to_ipuz(mobius))
+def test_ipuz_wrapped_lights_carry_their_cells_in_the_extension(mobius: dict[str, Any]) -> None:
+    data = ipuz.read(to_ipuz(mobius))  # the reader accepts it as it is
     jsonschema.validate(data, SCHEMA)
     assert data["kind"] == [CROSSWORD_KIND, WRAPPED_KIND]
-    clues = data["clues"]["Across"] + data["clues"]["Down"]
-    assert [c["cells"] for c in clues] == \
+    extension = data[WRAPPED_KIND]
+    assert [light["cells"] for d in ("Across", "Down") for light in extension["lights"][d]] == \
         [[[x + 1, y + 1] for x, y in e["cells"]] for d in ("across", "down") for e in by_direction(mobius, d)]
-    assert any(c["cells"][-1][1] != c["cells"][0][1] for c in data["clues"]["Across"])  # a light crossing the seam
-    assert data[WRAPPED_KIND]["right"] == [4, 3, 2, 1] and data[WRAPPED_KIND]["right_flip"] is True
+    assert [light["number"] for light in extension["lights"]["Across"]] == \
+        [c["number"] for c in data["clues"]["Across"]]
+    assert any(light["cells"][-1][1] != light["cells"][0][1] for light in extension["lights"]["Across"])
+    assert extension["right"] == [4, 3, 2, 1] and extension["right_flip"] is True
+    assert all(set(c) == {"number", "clue", "enumeration", "answer"} for c in data["clues"]["Across"] +
+               data["clues"]["Down"])  # only standard clue keys
     assert data["puzzle"][1][1] == {"cell": 0, "style": {"barred": "R"}}
     assert data["puzzle"][2][2] == {"cell": 0, "style": {"barred": "B"}}
-    # The ipuz package (1.0) predates the clue key "cells"; everything else it validates.
-    for clue in clues:
-        del clue["cells"]
-    ipuz.read(json.dumps(data))
+
+
+GLUED_ROWS = ["..#..", ".....", "#...#", ".....", "..#.."]
+
+
+@pytest.mark.parametrize("surface", [name for name, s in SURFACES.items() if s.has_seam])
+def test_ipuz_of_every_glued_surface_passes_the_reader_and_the_schema(surface: str) -> None:
+    puzzle = build_crossword(GLUED_ROWS, surface)
+    data = ipuz.read(to_ipuz(puzzle))
+    jsonschema.validate(data, SCHEMA)
+    lights = data[WRAPPED_KIND]["lights"]
+    assert sum(len(v) for v in lights.values()) == len(puzzle["entries"])
+    assert data[WRAPPED_KIND]["surface"] == surface
+
+
+def test_the_schema_refuses_cells_inside_clues(mobius: dict[str, Any]) -> None:
+    data = json.loads(to_ipuz(mobius))
+    data["clues"]["Across"][0]["cells"] = [[1, 1]]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, SCHEMA)
 
 
 # --- .puz -----------------------------------------------------------------------------
@@ -144,8 +206,29 @@ def test_puz_round_trips_through_puzpy(plane: dict[str, Any]) -> None:
     lambda: build_crossword(PLANE_ROWS, min_length=3),
 ], ids=["glued surface", "bars", "unclued short runs"])
 def test_puz_refuses_what_it_cannot_express(make: Any) -> None:
-    with pytest.raises(ValueError, match=r"\.puz"):
+    with pytest.raises(ExportError, match=r"\.puz"):
         to_puz(make())
+
+
+def test_puz_transliterates_typographic_characters(plane: dict[str, Any]) -> None:
+    puzzle = copy.deepcopy(plane)
+    puzzle["title"] = "Café “Möbius” — 1…"
+    puzzle["entries"][0]["clue"] = "‘Quoted’ – “twice” — Dvořák’s ﬁnale…"
+    loaded = puz.load(to_puz(puzzle))
+    assert loaded.title == 'Café "Möbius" -- 1...'
+    assert loaded.clues[0] == "'Quoted' - \"twice\" -- Dvorák's finale... (3)"
+
+
+def test_puz_reports_what_latin1_cannot_hold(plane: dict[str, Any]) -> None:
+    puzzle = copy.deepcopy(plane)
+    puzzle["entries"][0]["clue"] = "Greek letter Ω"
+    with pytest.raises(ExportError, match=r"U\+03A9.*clue 1 across"):
+        to_puz(puzzle)
+    exports = export_all(puzzle)
+    assert ".puz" not in exports.files
+    assert [(fmt, "U+03A9" in reason) for fmt, reason in exports.skipped] == [(".puz", True)]
+    assert latin1_text("naïve – ok") == ("naïve - ok", [])
+    assert latin1_text("Ω and 日本") == (" and ", ["Ω", "日", "本"])
 
 
 # --- Exolve ----------------------------------------------------------------------------
@@ -286,8 +369,179 @@ def test_slider_svg_shows_start_and_goal_tiles() -> None:
     assert all(texts[str(tile)] == 2 for tile in range(1, 9))
 
 
-def test_pdf_is_a_pdf(mobius: dict[str, Any]) -> None:
-    assert crossword_pdf(mobius, solution=True).startswith(b"%PDF")
+# --- PDF ---------------------------------------------------------------------------------
+
+PDFTOTEXT = shutil.which("pdftotext")
+needs_poppler = pytest.mark.skipif(PDFTOTEXT is None or shutil.which("pdfinfo") is None,
+                                   reason="PDF tests read PDFs back with poppler (Debian poppler-utils)")
+
+
+def pdf_text(data: bytes, tmp_path: Path, *, page: int | None = None) -> str:
+    """The text of a PDF in drawing order (-raw), whitespace collapsed."""
+    path = tmp_path / "read.pdf"
+    path.write_bytes(data)
+    pages = ["-f", str(page), "-l", str(page)] if page else []
+    run = subprocess.run([PDFTOTEXT, "-raw", *pages, str(path), "-"], capture_output=True, text=True, check=True)
+    return " ".join(run.stdout.split())
+
+
+def pdf_pages(data: bytes, tmp_path: Path) -> int:
+    path = tmp_path / "count.pdf"
+    path.write_bytes(data)
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    return int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+
+
+def word_boxes(data: bytes, tmp_path: Path) -> list[tuple[float, float, float, float, float, float]]:
+    """Every word's box and its page's size, from pdftotext -bbox: (x0, y0, x1, y1, width, height)."""
+    path = tmp_path / "boxes.pdf"
+    path.write_bytes(data)
+    html = subprocess.run([PDFTOTEXT, "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    root = ET.fromstring(html.replace('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN"', "<!--")
+                         .replace('"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">', "-->", 1))
+    boxes = []
+    for page in root.iter("{http://www.w3.org/1999/xhtml}page"):
+        width, height = float(page.get("width")), float(page.get("height"))
+        for word in page.iter("{http://www.w3.org/1999/xhtml}word"):
+            boxes.append((*(float(word.get(k)) for k in ("xMin", "yMin", "xMax", "yMax")), width, height))
+    return boxes
+
+
+def clue_line(entry: dict[str, Any]) -> str:
+    return f"{entry['number']} {entry['clue']} {entry['enumeration']}".replace("  ", " ") if entry["clue"] \
+        else f"{entry['number']} {entry['enumeration']}"
+
+
+@needs_poppler
+def test_crossword_pdf_prints_grid_clues_note_and_solution(mobius: dict[str, Any], tmp_path: Path) -> None:
+    data = crossword_pdf(mobius)
+    assert pdf_pages(data, tmp_path) == 2
+    page = pdf_text(data, tmp_path, page=1)
+    for heading in ("ACROSS", "DOWN"):
+        assert heading in page
+    for entry in mobius["entries"]:
+        assert clue_line(entry) in page  # number, clue and enumeration, in order
+    assert "Möbius strip: the right edge is glued to the left with a half twist" in page
+    assert all(f"{r} →" in page and f"→ {5 - r}" in page for r in range(1, 5))  # the seam markers
+    solution = pdf_text(data, tmp_path, page=2)
+    assert "Solution" in solution and all(ch in solution for row in mobius["rows"] for ch in row if ch != "#")
+
+
+@needs_poppler
+def test_pdf_without_clues_prints_numbers_and_enumerations(plane: dict[str, Any], tmp_path: Path) -> None:
+    unclued = copy.deepcopy(plane)
+    for entry in unclued["entries"]:
+        entry["clue"] = ""
+    page = pdf_text(crossword_pdf(unclued), tmp_path, page=1)
+    assert all(clue_line(e) in page for e in unclued["entries"])
+    assert "glued" not in page  # no seam note on the plane
+
+
+LONG_CLUE = ("A deliberately long clue that goes on and on, with words such as incomprehensibilities, "
+             "so that it must wrap over several lines in every column width")
+
+
+@needs_poppler
+@pytest.mark.parametrize("size", [5, 15, 25])
+def test_pdf_fits_every_grid_size_and_long_clue_lists_without_clipping(size: int, tmp_path: Path) -> None:
+    rows = ["".join("#" if (x % 4 == 3 and y % 2 == 1) else "." for x in range(size)) for y in range(size)]
+    puzzle = build_crossword(rows, "mobius")
+    for i, entry in enumerate(puzzle["entries"]):
+        entry["clue"] = f"{LONG_CLUE} number {i}" if i % 3 == 0 else f"Short clue {i}"
+    data = crossword_pdf(puzzle)
+    text = pdf_text(data, tmp_path)
+    assert all(clue_line(e) in text for e in puzzle["entries"])  # every clue, whole, wrapped or not
+    for x0, y0, x1, y1, width, height in word_boxes(data, tmp_path):
+        assert 0 <= x0 and x1 <= width and 0 <= y0 and y1 <= height, (x0, y0, x1, y1)
+
+
+@needs_poppler
+def test_unicode_clues_get_an_embedded_font(mobius: dict[str, Any], tmp_path: Path) -> None:
+    puzzle = copy.deepcopy(mobius)
+    puzzle["entries"][0]["clue"] = "Greek letter Ω, or Japanese 日"
+    text = pdf_text(crossword_pdf(puzzle), tmp_path, page=1)
+    assert "Greek letter Ω" in text
+
+
+@needs_poppler
+def test_pack_booklet_holds_every_puzzle_then_every_solution(mobius: dict[str, Any], plane: dict[str, Any],
+                                                             tmp_path: Path) -> None:
+    puzzles = [mobius, plane, build_crossword(GLUED_ROWS, "torus")]
+    data = pack_pdf(puzzles, "Test pack")
+    assert pdf_pages(data, tmp_path) == 2 * len(puzzles)
+    for i, puzzle in enumerate(puzzles):
+        page = pdf_text(data, tmp_path, page=i + 1)
+        assert all(clue_line(e) in page for e in puzzle["entries"])
+        assert page.endswith(str(i + 1))  # numbered pages
+        assert "Solution" in pdf_text(data, tmp_path, page=len(puzzles) + i + 1)
+
+
+@needs_poppler
+def test_slider_booklet_shows_the_boards_and_the_tiles_to_slide(tmp_path: Path) -> None:
+    # A real four-move puzzle: walk the blank away from the goal; the solution walks it back.
+    slider = build_slider()
+    adjacent = {v: sorted({w for e in slider["board"]["edges"] if v in e for w in e} - {v}) for v in range(9)}
+    walk = [0]
+    while len(walk) < 5:
+        walk.append(next(w for w in adjacent[walk[-1]] if w not in walk))
+    state = list(slider["goal"])
+    for here, there in zip(walk, walk[1:]):
+        state[here], state[there] = state[there], 0
+    slider.update(start=list(state), solution=walk[-2::-1], length=4)
+    expected = [slider["start"][v] for v in walk[-2::-1]]  # each slid tile sat next to the blank's path
+    assert tiles_moved(slider) == expected
+    data = pack_pdf([slider], "Sliders")
+    assert pdf_pages(data, tmp_path) == 2
+    assert "Start" in pdf_text(data, tmp_path, page=1) and "Goal — 4 moves" in pdf_text(data, tmp_path, page=1)
+    assert f"(4 moves): {', '.join(map(str, expected))}." in pdf_text(data, tmp_path, page=2)
+
+
+# --- skipped exports ------------------------------------------------------------------------
+
+def test_export_all_reports_every_skipped_format(mobius: dict[str, Any], plane: dict[str, Any]) -> None:
+    on_strip = export_all(mobius)
+    assert {".html", ".ipuz", ".exolve.txt", ".qxw-deck.txt", ".svg", "-solution.svg", ".pdf",
+            "-template.svg"} == set(on_strip.files)
+    assert [fmt for fmt, _ in on_strip.skipped] == [".puz"] and "glued edges" in on_strip.skipped[0][1]
+    torus = export_all(build_crossword(GLUED_ROWS, "torus"))
+    assert sorted(fmt for fmt, _ in torus.skipped) == ["-template.svg", ".puz"]
+    assert all("0001" not in reason for _, reason in torus.skipped)  # reasons name no puzzle: a pack counts them
+    flat = export_all(plane)
+    assert ".puz" in flat.files and flat.skipped == [] and "-template.svg" not in flat.files
+    assert set(export_all(build_slider()).files) == {".html", ".svg"}
+
+
+# --- the export phase of a pack ---------------------------------------------------------------
+
+@needs_poppler
+@pytest.mark.parametrize("spec", [CrosswordPackSpec(count=3, width=7, height=5, surface="mobius", seed=2),
+                                  SliderPackSpec(count=2, board="ring", depth_min=4, depth_max=5)],
+                         ids=["crossword", "slider"])
+def test_a_pack_writes_its_exports_as_a_phase_with_the_booklet_and_the_skips(spec: Any, tmp_path: Path) -> None:
+    seen: list[tuple[str, int, int]] = []
+
+    def on_progress(p: Progress) -> None:
+        seen.append((p.phase, p.done, p.exported))
+
+    out = tmp_path / "pack"
+    puzzles = build_pack(spec, out, workers=1, on_progress=on_progress)
+    phases = [phase for phase, _, _ in seen]
+    assert phases.index("exports") > 0 and set(phases[phases.index("exports"):]) == {"exports"}
+    assert [exported for phase, _, exported in seen if phase == "exports"][:spec.count] == \
+        list(range(1, spec.count + 1))
+    booklet = (out / BOOKLET).read_bytes()
+    assert pdf_pages(booklet, tmp_path) == 2 * spec.count  # every puzzle, then every solution
+    manifest = json.loads((out / MANIFEST).read_text())
+    files = {p.name for p in (out / PUZZLE_DIR).iterdir()}
+    if spec.kind == "crossword":
+        assert manifest["skipped_exports"] == [{"format": ".puz", "reason": manifest["skipped_exports"][0]["reason"],
+                                                "count": 3, "puzzles": ["0001", "0002", "0003"]}]
+        assert {"0001.pdf", "0001.ipuz", "0001-template.svg"} <= files and "0001.puz" not in files
+        text = pdf_text(booklet, tmp_path, page=1)
+        assert all(clue_line(e) in text for e in puzzles[0]["entries"])
+    else:
+        assert manifest["skipped_exports"] == []
+        assert {"0001.html", "0001.svg"} <= files
 
 
 # --- every format ------------------------------------------------------------------------
@@ -297,7 +551,7 @@ EXPORTS = {
     "exolve": lambda p: to_exolve(p),
     "qxw": lambda p: to_qxw_deck(p),
     "svg": lambda p: crossword_svg(p, solution=True),
-    "pdf": lambda p: crossword_pdf(p, solution=False),
+    "pdf": lambda p: crossword_pdf(p),
     "template": lambda p: mobius_template_svg(p),
 }
 
@@ -308,9 +562,11 @@ def test_exports_are_deterministic(name: str, mobius: dict[str, Any]) -> None:
     assert export(mobius) == export(copy.deepcopy(mobius))
 
 
-def test_puz_and_slider_exports_are_deterministic(plane: dict[str, Any]) -> None:
+def test_puz_and_slider_exports_are_deterministic(plane: dict[str, Any], mobius: dict[str, Any]) -> None:
     assert to_puz(plane) == to_puz(copy.deepcopy(plane))
     assert slider_svg(build_slider()) == slider_svg(build_slider())
+    assert pack_pdf([mobius, plane], "P") == pack_pdf([copy.deepcopy(mobius), copy.deepcopy(plane)], "P")
+    assert pack_pdf([build_slider()], "S") == pack_pdf([build_slider()], "S")
 
 
 def test_exporters_check_the_puzzle_kind(plane: dict[str, Any]) -> None:

@@ -39,6 +39,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 CROSSWORD_SEED = 2  # a 7×5 Möbius fill found in milliseconds, with five lights across the seam
 VIEWPORT = {"width": 1000, "height": 760}
 PHONE = {"width": 375, "height": 740}
+NARROW_PHONE = {"width": 390, "height": 844}  # a common phone size, at which the labels used to be cut
 SOLUTION_TIMEOUT_MS = 15_000  # "show solution" plays six moves 0.7 s apart
 INJECTION = '<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">'
 
@@ -59,6 +60,24 @@ def crossword_pack(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict
     out = tmp_path_factory.mktemp("crossword-pack")
     spec = CrosswordPackSpec(count=1, width=7, height=5, surface="mobius", seed=CROSSWORD_SEED)
     puzzles = build_pack(spec, out, workers=1)
+    write_pages(out, puzzles)
+    return out, puzzles[0]
+
+
+@pytest.fixture(scope="module")
+def wide_pack(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The default pack size, 11×5 on the Möbius strip: the widest grid a phone should show whole."""
+    out = tmp_path_factory.mktemp("wide-pack")
+    puzzles = build_pack(CrosswordPackSpec(count=1, width=11, height=5, surface="mobius"), out, workers=1)
+    write_pages(out, puzzles)
+    return out, puzzles[0]
+
+
+@pytest.fixture(scope="module")
+def torus_pack(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A page with no 3D strip: a torus has no paper band."""
+    out = tmp_path_factory.mktemp("torus-pack")
+    puzzles = build_pack(CrosswordPackSpec(count=1, width=7, height=5, surface="torus", seed=1), out, workers=1)
     write_pages(out, puzzles)
     return out, puzzles[0]
 
@@ -239,6 +258,124 @@ def test_phone_sized_screen_shows_the_whole_grid(crossword_pack, visit) -> None:
     assert page.evaluate("document.activeElement.classList.contains('type-here')")
 
 
+def test_no_stray_text_on_a_page_without_the_strip(torus_pack, visit) -> None:
+    out, puzzle = torus_pack
+    assert puzzle["glue"]["band"] is False
+    page = visit(player(out)).page
+    assert page.locator(".strip-view").count() == 0
+    text = page.inner_text("#player")
+    assert "null" not in text and "undefined" not in text
+
+
+def test_arrows_on_a_torus_wrap_both_ways(torus_pack, visit) -> None:
+    out, puzzle = torus_pack
+    w, h = puzzle["width"], puzzle["height"]
+    page = visit(player(out)).page
+    rows = puzzle["rows"]
+    # From the first white cell of the top row, ArrowUp goes through the top edge: on a torus to the
+    # bottom row of the same column, skipping blocks upwards from there.
+    x = rows[0].index(next(ch for ch in rows[0] if ch != "#"))
+    page.click(f'.cell[data-x="{x}"][data-y="0"]')
+    page.keyboard.press("ArrowUp")  # the first press turns the selection to down, where a down light exists
+    if current_cell(page) == (x, 0):
+        page.keyboard.press("ArrowUp")
+    y = h - 1
+    while rows[y][x] == "#":
+        y -= 1
+    assert current_cell(page) == (x, y)
+    page.keyboard.press("ArrowDown")
+    assert current_cell(page) == (x, 0)
+    # Along the row: ArrowLeft from the first white cell of a row that is white at both ends wraps to column W-1.
+    row = next(r for r in range(h) if rows[r][0] != "#" and rows[r][w - 1] != "#")
+    page.click(f'.cell[data-x="0"][data-y="{row}"]')
+    page.keyboard.press("ArrowLeft")
+    if current_cell(page) == (0, row):
+        page.keyboard.press("ArrowLeft")
+    assert current_cell(page) == (w - 1, row)
+
+
+def test_the_player_reads_the_neighbours_from_the_puzzle_json(crossword_pack, visit, tmp_path) -> None:
+    """Change where the glue says a step off the right edge lands; the player must follow the data."""
+    _, puzzle = crossword_pack
+    w, h = puzzle["width"], puzzle["height"]
+    rows = puzzle["rows"]
+    y = next(r for r in range(h) if rows[r][w - 1] != "#" and rows[r][0] != "#")
+    target = next(r for r in range(h) if rows[r][0] != "#" and [0, r] != puzzle["glue"]["neighbours"]["right"][y])
+    edited = copy.deepcopy(puzzle)
+    edited["glue"]["neighbours"]["right"][y] = [0, target]
+    path = tmp_path / "edited.html"
+    path.write_text(html_page(edited, index_href=None), encoding="utf-8")
+    page = visit(path).page
+    page.click(f'.cell[data-x="{w - 1}"][data-y="{y}"]')
+    page.keyboard.press("ArrowRight")
+    if current_cell(page) == (w - 1, y):
+        page.keyboard.press("ArrowRight")
+    assert current_cell(page) == (0, target)
+
+
+def test_clue_lists_and_the_current_clue(crossword_pack, visit, tmp_path) -> None:
+    _, puzzle = crossword_pack
+    clued = copy.deepcopy(puzzle)
+    for i, entry in enumerate(clued["entries"]):
+        entry["clue"] = f"Clue number {i}"
+    path = tmp_path / "clued.html"
+    path.write_text(html_page(clued, index_href=None), encoding="utf-8")
+    page = visit(path).page
+    for direction, heading in (("across", "Across"), ("down", "Down")):
+        section = page.locator(f'.clue-list[aria-label="{heading} clues"]')
+        assert section.locator("h2").inner_text() == heading
+        entries = [e for e in clued["entries"] if e["direction"] == direction]
+        items = section.locator(".clue")
+        assert items.count() == len(entries)
+        for i, entry in enumerate(entries):
+            text = items.nth(i).inner_text()
+            assert text.startswith(f"{entry['number']} {entry['clue']}") and entry["enumeration"] in text
+    index, entry = seam_light(clued)
+    page.click(f'.clue[data-light="{index}"]')
+    assert page.inner_text(".clue-bar-label") == f"{entry['number']} across {entry['enumeration']}"
+    assert page.inner_text(".clue-bar-text") == entry["clue"]
+    assert page.get_attribute(f'.clue[data-light="{index}"]', "aria-current") == "true"
+
+
+def test_grid_cells_have_roles_and_labels(crossword_pack, visit) -> None:
+    out, puzzle = crossword_pack
+    w, h = puzzle["width"], puzzle["height"]
+    page = visit(player(out)).page
+    assert page.locator('[role="grid"]').count() == 1
+    assert page.locator('[role="grid"] [role="row"]').count() == h
+    assert page.locator('[role="row"] [role="gridcell"]').count() == w * h
+    index, entry = seam_light(puzzle)
+    type_light(page, index, entry["answer"][:1])
+    x, y = entry["cells"][0]
+    label = page.get_attribute(f'.cell[data-x="{x}"][data-y="{y}"]', "aria-label")
+    assert label.startswith(f"Row {y + 1}, column {x + 1}, ") and f"{entry['number']} across" in label
+    assert label.endswith(f": {entry['answer'][0]}")
+    block = next((bx, by) for by, row in enumerate(puzzle["rows"]) for bx, ch in enumerate(row) if ch == "#")
+    assert page.get_attribute(f'.cell[data-x="{block[0]}"][data-y="{block[1]}"]', "aria-label").endswith("block")
+    assert page.locator('[role="gridcell"][aria-selected="true"]').count() == 1
+
+
+def test_narrow_phone_shows_whole_seam_labels_and_scrolls(wide_pack, visit, artifacts) -> None:
+    out, _ = wide_pack
+    page = visit(player(out), NARROW_PHONE).page
+    width = NARROW_PHONE["width"]
+    for label in page.locator(".seam-label").all():
+        box = label.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, label.inner_text()
+        assert label.evaluate("n => n.scrollWidth <= n.clientWidth"), label.inner_text()  # no text cut off
+    assert page.locator(".seam-label.right").first.inner_text().startswith("→ ")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways page scroll
+    assert page.evaluate("document.documentElement.scrollHeight") > NARROW_PHONE["height"]
+    page.mouse.move(width / 2, NARROW_PHONE["height"] - 100)
+    page.mouse.wheel(0, 600)
+    for _ in range(40):  # smooth scrolling takes a few frames (no wait_for_function: the page's policy forbids eval)
+        if page.evaluate("window.scrollY") > 0:
+            break
+        page.wait_for_timeout(25)
+    assert page.evaluate("window.scrollY") > 0
+    page.screenshot(path=str(artifacts / "player-crossword-390.png"), full_page=True)
+
+
 def test_clue_markup_shows_as_text_and_runs_nothing(crossword_pack, visit, tmp_path) -> None:
     _, puzzle = crossword_pack
     hostile = copy.deepcopy(puzzle)
@@ -291,6 +428,40 @@ def test_an_illegal_click_changes_nothing(slider_pack, visit) -> None:
     assert page.get_attribute("#player", "data-state") == before
 
 
+def layout_points(puzzle: dict[str, Any]) -> list[tuple[float, float]]:
+    """The board's vertices as on screen: x to the right, y downwards (the layout's y grows upwards)."""
+    return [(x, -y) for x, y in puzzle["board"]["layout"]]
+
+
+def test_arrow_keys_slide_the_tile_that_lies_that_way(slider_pack, visit) -> None:
+    out, puzzle = slider_pack
+    points = layout_points(puzzle)
+    edges = [tuple(e) for e in puzzle["board"]["edges"]]
+    page = visit(player(out)).page
+    state = list(puzzle["start"])
+    arrows = {"ArrowLeft": (-1, 0), "ArrowRight": (1, 0), "ArrowUp": (0, -1), "ArrowDown": (0, 1)}
+    moves = 0
+    for key, (ax, ay) in arrows.items():
+        blank = state.index(0)
+        # Independently of the player: the neighbour of the blank whose slide into it runs most nearly
+        # along the arrow, within 60 degrees.
+        options = []
+        for u, v in edges:
+            if blank in (u, v):
+                tile_at = v if u == blank else u
+                dx, dy = points[blank][0] - points[tile_at][0], points[blank][1] - points[tile_at][1]
+                options.append(((dx * ax + dy * ay) / (dx * dx + dy * dy) ** 0.5, tile_at))
+        alignment, source = max(options)
+        page.keyboard.press(key)
+        if alignment > 0.5:
+            state[blank], state[source] = state[source], 0
+            moves += 1
+        else:
+            assert "No tile can slide that way" in page.inner_text(".status")
+        assert page.get_attribute("#player", "data-state") == ",".join(map(str, state)), key
+    assert page.get_attribute("#player", "data-moves") == str(moves) and moves > 0
+
+
 def test_show_solution_plays_the_stored_moves_to_the_goal(slider_pack, visit) -> None:
     out, puzzle = slider_pack
     page = visit(player(out)).page
@@ -316,6 +487,7 @@ def test_index_lists_the_puzzles_and_links_to_their_pages(pack, request, visit) 
         assert f"{puzzle['fill_score']:.1f}" in text
     else:
         assert f"{puzzle['length']} moves" in text
+    assert page.locator('a[href="pack.pdf"]').count() == 1 and (out / "pack.pdf").read_bytes().startswith(b"%PDF")
     page.click("table.pack a")
     assert page.url == player(out).resolve().as_uri()
     assert page.inner_text("h1") == puzzle["title"]

@@ -137,8 +137,10 @@ def test_inspect_json_theta0() -> None:
     result = run("inspect", "theta0", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {
-        "vertices": 7, "edges": 8, "two_connected": True, "bipartite": False, "group": "PGL(2,5)",
-        "group_order": 120, "reachable_configurations": 840, "components": 6, "isomorphic_to": ["theta0"],
+        "vertices": 7, "edges": 8, "two_connected": True, "bipartite": False, "blocks": 1, "cut_vertices": 0,
+        "group": "PGL(2,5)", "group_order": 120, "reachable_configurations": 840, "components": 6,
+        "closed_form": {"group_order": "120", "reachable_configurations": "120 × 7", "components": "6!/120"},
+        "isomorphic_to": ["theta0"],
     }
 
 

@@ -4,23 +4,31 @@ Covers: optimal lengths against a brute-force BFS written here (one blank on
 ring, theta0 and the 8-puzzle; two blanks on small boards), every solution
 replayed by the independent verifier, each search trick switched from its
 default on its own still giving the optimum, unreachable instances (parity
-proof and exhaustion), the horizon cap, the time limit, determinism and the
-registry.
-Leaves out: speed, which benchmarks/slider_cpsat.py measures.
+proof and exhaustion), the horizon cap, the first horizon at a built
+pattern database's bound, the time limit (model building included, never a
+zero or negative limit handed to CP-SAT), determinism and the registry.
+Leaves out: speed, which the `slider-cpsat` benchmark suites measure.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import random
+import time
 from collections import deque
+from pathlib import Path
 
 import pytest
 
 from cpmodel.slider.board import BLANK, SliderProblem, State, default_goal, preset
-from cpmodel.slider.cpsat import CpSatSliderSolver, Tricks
+from cpmodel.slider.cpsat import MIN_CPSAT_TIME_S, CpSatSliderSolver, Tricks, build_model, distance_bound
+from cpmodel.slider.deadline import DeadlineExceeded
+from cpmodel.slider import heuristics
+from cpmodel.slider.heuristics import make_heuristic
 from cpmodel.slider.verify import verify
 from cpmodel.solver import Status, get_solver
+from cpmodel.store import DirectoryStore, attach_tables
 
 # --- an independent brute force ---------------------------------------------------
 
@@ -187,6 +195,47 @@ def test_time_limit_is_respected() -> None:
     result = CpSatSliderSolver().solve(SliderProblem(board, start, default_goal(board)), time_limit=limit)
     assert result.status is Status.TIMEOUT
     assert result.wall_s < limit + 1.0
+
+
+def test_model_building_stops_at_the_deadline() -> None:
+    board = preset("grid:4x4")
+    start = (13, 8, 14, 3, 9, 1, 0, 7, 15, 5, 4, 10, 12, 2, 6, 11)
+    problem = SliderProblem(board, start, default_goal(board))
+    began = time.perf_counter()
+    with pytest.raises(DeadlineExceeded):
+        build_model(problem, 200, deadline=began + 0.05)
+    assert time.perf_counter() - began < 2.0  # building it whole takes several seconds
+
+
+def test_cpsat_never_gets_a_zero_or_negative_time_limit() -> None:
+    solver = CpSatSliderSolver()._configured_solver(time.perf_counter() - 5.0, 0)
+    assert solver.parameters.max_time_in_seconds == MIN_CPSAT_TIME_S > 0
+    assert CpSatSliderSolver()._configured_solver(math.inf, 0).parameters.max_time_in_seconds > 1e9  # no limit
+
+
+# --- the first horizon ---------------------------------------------------------------
+
+def test_first_horizon_is_a_built_pattern_database_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(heuristics, "_HEURISTICS", {})  # forget heuristics other tests left in memory
+    board = preset("grid:3x3")
+    goal = default_goal(board)
+    store = DirectoryStore(tmp_path)
+    rng = random.Random(8)
+    problems = [scramble("grid:3x3", 30, rng) for _ in range(6)]
+    plain = [CpSatSliderSolver().solve(p) for p in problems]
+    # Only tables already built count: the solver reads the store but never builds into it.
+    assert all(r.stats["lower_bound"] == r.stats["distance_bound"] == distance_bound(p) and "pdb_bound" not in r.stats
+               for p, r in zip(problems, plain))
+    heuristic = make_heuristic("pdb", board, goal, store=store)
+    solver = attach_tables(CpSatSliderSolver(), store)
+    for problem, before in zip(problems, plain):
+        after = solver.solve(problem)
+        assert after.stats["pdb_bound"] == heuristic.estimate(problem.start) >= after.stats["distance_bound"]
+        assert after.stats["lower_bound"] == after.stats["pdb_bound"] and after.notes["bound"] == heuristic.name
+        assert len(after.solution) == len(before.solution) and verify(problem, after.solution) == []
+        assert after.stats["horizons_tried"] <= before.stats["horizons_tried"]
+    assert get_solver("slider", "cpsat:pdb_bound=false").with_tables(store).solve(problems[0]).stats[
+        "lower_bound"] == plain[0].stats["lower_bound"]
 
 
 # --- determinism and the registry -------------------------------------------------------

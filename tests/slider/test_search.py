@@ -2,10 +2,14 @@
 
 Covers: the 8-puzzle distance distributions against the published counts,
 agreement of the three searches on seeded ring scrambles (every answer
-replayed by the independent verifier), short Korf 15-puzzles at their known
-optimal lengths, pattern-database admissibility against exact distances, the
-disk cache, deadlines, several blanks against a networkx brute force, and
-unreachable goals. Leaves out: timing (benchmarks/slider_search.py).
+replayed by the independent verifier), the compiled IDA* against the
+pure-Python reference node for node (random walks on several boards, short
+Korf 15-puzzles with small tables), short Korf 15-puzzles at their known
+optimal lengths, pattern-database admissibility against exact distances,
+the caller's table store (and no disk without one), `slider prepare`,
+deadlines, several blanks against a networkx brute force, and unreachable
+goals. Leaves out: the compact tables themselves (test_pdb.py) and timing
+(the `slider-*` benchmark suites).
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from benchmarks.datasets import distance_counts, korf_table
 from cpmodel.errors import InputError
-from cpmodel.slider import heuristics
+from cpmodel.slider import reference_pdb
 from cpmodel.slider.board import (
     BLANK,
     Board,
@@ -32,17 +39,21 @@ from cpmodel.slider.board import (
     random_walk,
 )
 from cpmodel.slider.heuristics import (
-    build_pattern_table,
     default_partition,
     distance_heuristic,
-    distance_table,
     make_heuristic,
+)
+from cpmodel.slider.reference_pdb import (
+    build_pattern_table,
+    distance_table,
     pattern_table,
     rank_state,
 )
 from cpmodel.slider.search import BfsSolver, ida_star
 from cpmodel.slider.verify import verify
 from cpmodel.solver import Status, get_solver
+from cpmodel.store import DirectoryStore, attach_tables
+from mobius.cli import app
 
 SOLVERS = ["bfs", "astar:heuristic=distance", "idastar:heuristic=manhattan", "astar", "idastar"]
 
@@ -101,11 +112,12 @@ def test_solvers_agree_on_8_puzzle_against_the_table() -> None:
             assert len(result.solution) == dist[rank_state(start)], (seed, solver.name)
 
 
-def solve_korf(spec: str, numbers: tuple[int, ...], heuristic: str) -> None:
-    """Korf's instances `numbers` (1-based) solved optimally by `spec`."""
+def solve_korf(spec: str, numbers: tuple[int, ...], heuristic: str) -> list[int]:
+    """Korf's instances `numbers` (1-based) solved optimally by `spec`; the nodes each took."""
     instances = korf_table()
     board = preset("grid:4x4")
     solver = get_solver("slider", spec)
+    nodes = []
     for number in numbers:
         start, length = instances[number - 1]
         problem = SliderProblem(board, start, default_goal(board))
@@ -113,28 +125,65 @@ def solve_korf(spec: str, numbers: tuple[int, ...], heuristic: str) -> None:
         assert verify(problem, result.solution) == []
         assert len(result.solution) == length
         assert result.notes["heuristic"] == heuristic
+        nodes.append(result.stats["nodes"])
+    return nodes
 
 
-def test_korf_short_instances_with_distance_heuristic() -> None:
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_korf_short_instances_with_distance_heuristic(engine: str) -> None:
     # The three cheapest for Manhattan IDA* (< 0.5 M nodes).
-    solve_korf("idastar:heuristic=distance", (42, 55, 79), "distance")
+    solve_korf(f"idastar:heuristic=distance,engine={engine}", (42, 55, 79), "distance")
+
+
+# Rows of the 15-puzzle: groups the numpy reference builds in a second or two.
+ROWS_5_5_5 = "1-2-3-4-5/6-7-8-9-10/11-12-13-14-15"
+
+
+def test_compiled_and_pure_ida_star_expand_the_same_korf_nodes() -> None:
+    numbers = (42, 55, 79)
+    compiled = solve_korf(f"idastar:partition={ROWS_5_5_5}", numbers, "pdb:5-5-5+mirror")
+    pure = solve_korf(f"idastar:partition={ROWS_5_5_5},engine=python", numbers, "pdb:5-5-5+mirror")
+    assert compiled == pure
+    manhattan = [solve_korf(f"idastar:heuristic=distance,engine={engine}", numbers, "distance")
+                 for engine in ("compiled", "python")]
+    assert manhattan[0] == manhattan[1]
 
 
 @pytest.mark.slow
-def test_korf_short_instances_with_pattern_databases() -> None:
-    # Optimal lengths 42, 42, 41, 42.
-    solve_korf("idastar:heuristic=pdb", (16, 42, 55, 79), "pdb:3-6-6+mirror")
+def test_korf_short_instances_with_the_663_tables_both_engines() -> None:
+    # Optimal lengths 42, 42, 41, 42; the same nodes in either engine.
+    numbers = (16, 42, 55, 79)
+    compiled = solve_korf("idastar:partition=6-6-3", numbers, "pdb:6-6-3+mirror")
+    assert compiled == solve_korf("idastar:engine=python", numbers, "pdb:6-6-3+mirror")
+
+
+@settings(max_examples=40, deadline=None)
+@given(board_name=st.sampled_from(["grid:3x3", "ring", "theta0", "grid:2x4", "petersen"]),
+       walk=st.integers(0, 60), seed=st.integers(0, 2**32), reflect=st.booleans())
+def test_compiled_ida_star_matches_the_reference_node_for_node(board_name: str, walk: int, seed: int,
+                                                               reflect: bool) -> None:
+    board = preset(board_name)
+    goal = default_goal(board)
+    problem = SliderProblem(board, random_walk(board, goal, walk, random.Random(seed)), goal)
+    compiled = get_solver("slider", f"idastar:reflect={reflect}").solve(problem)
+    pure = get_solver("slider", f"idastar:reflect={reflect},engine=python").solve(problem)
+    assert compiled.status == pure.status == Status.SOLVED
+    assert verify(problem, compiled.solution) == []
+    assert compiled.solution == pure.solution
+    assert compiled.stats["nodes"] == pure.stats["nodes"] and compiled.stats["h0"] == pure.stats["h0"]
+    assert compiled.notes["heuristic"] == pure.notes["heuristic"]
 
 
 # --- heuristics -----------------------------------------------------------------------
 
-def test_pattern_databases_are_admissible_on_the_8_puzzle(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_pattern_databases_are_admissible_on_the_8_puzzle(engine: str) -> None:
     board = preset("grid:3x3")
     goal = default_goal(board)
     dist = distance_table(board, goal)
-    assert default_partition(board, goal) == ((1, 2, 3, 4), (5, 6, 7, 8))
-    plain = make_heuristic("pdb", board, goal, reflect=False, directory=tmp_path)
-    mirrored = make_heuristic("pdb", board, goal, directory=tmp_path)
+    assert default_partition(board, goal, engine) == ((1, 2, 3, 4), (5, 6, 7, 8))
+    plain = make_heuristic("pdb", board, goal, engine=engine, reflect=False)
+    mirrored = make_heuristic("pdb", board, goal, engine=engine)
     distance = distance_heuristic(board, goal)
     assert mirrored.name == "pdb:4-4+mirror"
     rng = random.Random(7)
@@ -147,6 +196,18 @@ def test_pattern_databases_are_admissible_on_the_8_puzzle(tmp_path: Path) -> Non
         assert (mirrored.estimate(state) == 0) == (true == 0)
 
 
+def test_both_engines_give_the_same_estimates() -> None:
+    for board_name in ("grid:3x3", "ring", "petersen", "theta0"):
+        board = preset(board_name)
+        goal = default_goal(board)
+        compiled = make_heuristic("pdb", board, goal, engine="compiled")
+        pure = make_heuristic("pdb", board, goal, engine="python")
+        rng = random.Random(board_name)
+        for _ in range(300):
+            state = random_walk(board, goal, rng.randint(0, 40), rng)
+            assert compiled.estimate(state) == pure.estimate(state), (board_name, state)
+
+
 def test_single_tile_pattern_is_the_graph_distance() -> None:
     board = preset("grid:3x3")
     goal = default_goal(board)
@@ -154,31 +215,44 @@ def test_single_tile_pattern_is_the_graph_distance() -> None:
     assert table.tolist() == list(board.distances[5])
 
 
-def test_pattern_table_cache_is_written_once_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pattern_table_is_written_to_the_store_once_and_reused(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     board = preset("grid:3x3")
     goal = default_goal(board)
-    built = pattern_table(board, goal, (1, 2, 3), directory=tmp_path)
-    files = list(tmp_path.iterdir())
-    assert len(files) == 1 and files[0].suffix == ".npy"  # no temporary file left behind
+    store = DirectoryStore(tmp_path)
+    built = pattern_table(board, goal, (1, 2, 3), store=store)
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".json", ".npy"]  # no temporary file left behind
 
     def must_not_build(*args: object) -> None:
-        raise AssertionError("the cached table should have been loaded")
+        raise AssertionError("the stored table should have been loaded")
 
-    monkeypatch.setattr(heuristics, "build_pattern_table", must_not_build)
-    assert np.array_equal(pattern_table(board, goal, (1, 2, 3), directory=tmp_path), built)
+    monkeypatch.setattr(reference_pdb, "build_pattern_table", must_not_build)
+    assert np.array_equal(pattern_table(board, goal, (1, 2, 3), store=store), built)
     other_goal = (1, 0, 2, 3, 4, 5, 6, 7, 8)
-    with pytest.raises(AssertionError):  # a different goal is a different file
-        pattern_table(board, other_goal, (1, 2, 3), directory=tmp_path)
+    with pytest.raises(AssertionError):  # a different goal is a different table
+        pattern_table(board, other_goal, (1, 2, 3), store=store)
 
 
 def test_partition_option_through_the_registry() -> None:
     board = preset("grid:3x3")
     goal = default_goal(board)
     problem = SliderProblem(board, random_walk(board, goal, 25, random.Random(3)), goal)
-    result = get_solver("slider", "idastar:partition=1-2-5/3-4-6-7,reflect=false").solve(problem)
-    assert result.notes["heuristic"] == "pdb:3-4"  # tile 8, in no group, counts its distance
-    assert verify(problem, result.solution) == []
-    assert len(result.solution) == distance_table(board, goal)[rank_state(problem.start)]
+    for engine in ("compiled", "python"):
+        result = get_solver("slider", f"idastar:partition=1-2-5/3-4-6-7,reflect=false,engine={engine}").solve(problem)
+        assert result.notes["heuristic"] == "pdb:3-4"  # tile 8, in no group, counts its distance
+        assert verify(problem, result.solution) == []
+        assert len(result.solution) == distance_table(board, goal)[rank_state(problem.start)]
+
+
+def test_partition_presets_and_single_groups() -> None:
+    board = preset("grid:4x4")
+    goal = default_goal(board)
+    from cpmodel.slider.heuristics import resolve_partition
+
+    assert resolve_partition(board, goal, "7-8", "compiled") == (tuple(range(1, 8)), tuple(range(8, 16)))
+    assert resolve_partition(board, goal, None, "compiled") == resolve_partition(board, goal, "7-8", "python")
+    assert resolve_partition(board, goal, None, "python") == resolve_partition(board, goal, "6-6-3", "compiled")
+    assert resolve_partition(board, goal, "7-8/", "compiled") == ((7, 8),)  # a trailing / means tiles
 
 
 def test_bad_heuristic_options_are_input_errors() -> None:
@@ -188,8 +262,60 @@ def test_bad_heuristic_options_are_input_errors() -> None:
         make_heuristic("euclid", board, goal)
     with pytest.raises(InputError, match="heuristic='euclid': expected one of distance, manhattan, pdb"):
         get_solver("slider", "idastar:heuristic=euclid")
+    with pytest.raises(InputError, match="engine='numba': expected one of compiled, python"):
+        get_solver("slider", "idastar:engine=numba")
+    with pytest.raises(InputError, match="unknown option 'tables'"):
+        get_solver("slider", "idastar:tables=/tmp")  # the store comes from the caller, never from a spec
     with pytest.raises(InputError, match="disjoint"):
         get_solver("slider", "astar:partition=1-2/2-3").solve(SliderProblem(board, goal, goal))
+    big = preset("grid:4x4")
+    with pytest.raises(InputError, match="python engine"):
+        get_solver("slider", "idastar:engine=python,partition=7-8").solve(
+            SliderProblem(big, korf_table()[54][0], default_goal(big)))
+
+
+# --- the caller's table store ------------------------------------------------------------
+
+def test_without_a_store_nothing_touches_the_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    board = preset("ring")
+    goal = default_goal(board)
+    problem = SliderProblem(board, random_walk(board, goal, 30, random.Random(4)), goal)
+    for spec in ("astar", "idastar", "idastar:engine=python", "astar:engine=python", "cpsat"):
+        assert get_solver("slider", spec).solve(problem).status == Status.SOLVED
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_store_keeps_the_tables_unless_cache_is_off(tmp_path: Path) -> None:
+    board = preset("grid:2x4")
+    goal = default_goal(board)
+    problem = SliderProblem(board, random_walk(board, goal, 30, random.Random(5)), goal)
+    off = attach_tables(get_solver("slider", "idastar:cache=false"), DirectoryStore(tmp_path / "off"))
+    assert off.solve(problem).status == Status.SOLVED and not (tmp_path / "off").exists()
+    for spec in ("idastar", "idastar:engine=python"):
+        solver = attach_tables(get_solver("slider", spec), DirectoryStore(tmp_path / spec))
+        assert solver.solve(problem).status == Status.SOLVED
+        assert any(p.suffix == ".npy" for p in (tmp_path / spec).iterdir())
+        assert not any(p.suffix in (".work", ".tmp") for p in (tmp_path / spec).iterdir())
+
+
+def test_prepare_builds_the_tables_into_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    stopped = CliRunner().invoke(app, ["slider", "prepare", "grid:2x4", "--partition", "1-2-3-4-5/6-7",
+                                       "--time-limit", "0"])
+    assert stopped.exit_code == 3 and "run the same command to continue" in stopped.stderr
+    result = CliRunner().invoke(app, ["slider", "prepare", "grid:2x4", "--partition", "1-2-3-4-5/6-7"])
+    assert result.exit_code == 0, result.output
+    assert "pdb:5-2 tables for grid:2x4 ready" in result.stdout
+    cache = tmp_path / "mobius-puzzles"
+    assert [p.suffix for p in cache.iterdir() if p.suffix in (".npy", ".work")] == [".npy"]
+    # the solve command reads them from the same cache
+    start = " ".join(map(str, random_walk(preset("grid:2x4"), default_goal(preset("grid:2x4")), 20,
+                                          random.Random(6))))
+    solved = CliRunner().invoke(app, ["slider", "solve", "grid:2x4", "--start", start, "--solver",
+                                      "idastar:partition=1-2-3-4-5/6-7", "--json"])
+    assert solved.exit_code == 0, solved.output
 
 
 # --- deadlines ------------------------------------------------------------------------

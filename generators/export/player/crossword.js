@@ -7,10 +7,11 @@
    the order of its cell list; arrow keys; Tab between lights; the clue
    lists; check, reveal and clear; the timer; progress in local storage.
 
-   Leaves out: geometry of its own. Where a light goes is its cell list and
-   where an edge leads is the `glue` field, both written by the generator
-   from cpmodel/surface.py; this file only reads them. The 3D view of the
-   strip is strip.js. */
+   Leaves out: geometry of its own. Where a light goes is its cell list,
+   which of its steps cross a seam is its `seam_steps`, and where a step off
+   an edge lands is `glue.neighbours`, all written by the generator from
+   cpmodel/surface.py; this file only reads them. The 3D view of the strip
+   is strip.js. */
 "use strict";
 
 (() => {
@@ -26,6 +27,7 @@
   const ARROWS = { ArrowRight: [1, 0, "across"], ArrowLeft: [-1, 0, "across"],
                    ArrowDown: [0, 1, "down"], ArrowUp: [0, -1, "down"] };
   const TICK_MS = 1000;
+  const beyond = glue.neighbours; // the cell one step off each edge cell: right/left per row, down/up per column
 
   // --- the model: cells, lights, progress -------------------------------------------
 
@@ -42,21 +44,15 @@
     for (let x = 0; x < W; x++) if (isWhite(x, y)) whiteKeys.push(keyOf(x, y));
   }
 
-  /* The steps of a light that go through a seam. In the unfolded picture each
-     step of an across light is one cell right and each step of a down light
-     one cell down, except where the light passes a glued edge and the next
-     cell in its list is elsewhere; the list itself says where. */
+  /* The steps of a light that go through a seam, as the generator lists
+     them: step j leaves cell j for cell j + 1 (the last step of a cyclic
+     light goes back to its first cell). */
   function seamCrossings(entry) {
-    const [dx, dy] = STEP[entry.direction];
     const cells = entry.cells;
-    const steps = entry.cyclic ? cells.length : cells.length - 1;
-    const crossings = [];
-    for (let i = 0; i < steps; i++) {
-      const [x, y] = cells[i];
-      const [nx, ny] = cells[(i + 1) % cells.length];
-      if (nx !== x + dx || ny !== y + dy) crossings.push({ from: keyOf(x, y), to: keyOf(nx, ny) });
-    }
-    return crossings;
+    return (entry.seam_steps || []).map((j) => ({
+      from: keyOf(...cells[j]),
+      to: keyOf(...cells[(j + 1) % cells.length]),
+    }));
   }
 
   const lights = puzzle.entries.map((entry, index) => ({
@@ -140,16 +136,16 @@
     return i >= 0 && i < light.keys.length ? light.keys[i] : null;
   }
 
-  /* One step in the unfolded picture. Past a glued edge the glue field says
-     which row (column) the step comes back on; stepping the other way reads
-     the same table backwards. Null at a border. */
+  /* One step in the unfolded picture. Off an edge, the generator's
+     neighbour table says where the step lands (through the glue); null at
+     a border. */
   function neighbour(x, y, dx, dy) {
     const nx = x + dx;
     const ny = y + dy;
-    if (nx >= W) return glue.right[y] === null ? null : [0, glue.right[y]];
-    if (nx < 0) return glue.right.includes(y) ? [W - 1, glue.right.indexOf(y)] : null;
-    if (ny >= H) return glue.bottom[x] === null ? null : [glue.bottom[x], 0];
-    if (ny < 0) return glue.bottom.includes(x) ? [glue.bottom.indexOf(x), H - 1] : null;
+    if (nx >= W) return beyond.right[y];
+    if (nx < 0) return beyond.left[y];
+    if (ny >= H) return beyond.down[x];
+    if (ny < 0) return beyond.up[x];
     return [nx, ny];
   }
 
@@ -325,46 +321,62 @@
     return node;
   }
 
+  /* Each cell is a grid cell for assistive technology, in a row of the
+     grid; the rows and the grid take no box of their own (display: contents),
+     so the cells stay items of the board's CSS grid. */
   function buildCell(x, y) {
     const key = keyOf(x, y);
-    if (!isWhite(x, y)) return place(el("div", { class: "cell block", "data-x": x, "data-y": y }), x, y);
-    const letter = el("span", { class: "letter" });
-    const number = numberAt.has(key) ? el("span", { class: "num" }, numberAt.get(key)) : null;
-    const node = place(el("div", { class: "cell", "data-x": x, "data-y": y }, number, letter), x, y);
+    const position = { "data-x": x, "data-y": y, role: "gridcell" };
+    if (!isWhite(x, y)) {
+      return place(el("div", { class: "cell block", ...position,
+                               "aria-label": `Row ${y + 1}, column ${x + 1}: block` }), x, y);
+    }
+    const letter = el("span", { class: "letter", "aria-hidden": "true" });
+    const number = numberAt.has(key) ? el("span", { class: "num", "aria-hidden": "true" }, numberAt.get(key)) : null;
+    const node = place(el("div", { class: "cell", ...position }, number, letter), x, y);
     node.addEventListener("click", () => {
       if (key === current.key) switchDirection();
       else select(key, direction());
       input.focus();
     });
-    cellNodes.set(key, { node, letter });
+    cellNodes.set(key, { node, letter, name: cellName(key, x, y) });
     return node;
   }
 
-  function seamLabel(side, index, text, title, x, y) {
-    const node = place(el("div", { class: `seam-label ${side}`, title, "aria-label": title }, text), x, y);
+  /* What a screen reader says of a cell, before its letter: where it is and which lights pass through it. */
+  function cellName(key, x, y) {
+    const through = (lightsAt.get(key) || []).map((light) => `${light.entry.number} ${light.entry.direction}`);
+    return `Row ${y + 1}, column ${x + 1}${through.length ? `, ${through.join(" and ")}` : ""}`;
+  }
+
+  /* A seam label: the word "row" is dropped on narrow screens (CSS), the arrow and number stay. */
+  function seamLabel(side, index, parts, title, x, y) {
+    const content = parts.map((part) => (part === "row " ? el("span", { class: "seam-word" }, part) : part));
+    const node = place(el("div", { class: `seam-label ${side}`, title, "aria-label": title }, ...content), x, y);
     labels[side].set(index, node);
     return node;
   }
 
   /* "→ row 5" beside each glued row on the right, "row 5" beside each row a
-     light comes back on at the left; "↓3" under glued columns, "3" over them. */
+     light comes back on at the left; "↓3" under glued columns, "3" over the
+     columns a light comes back on at the top. */
   function buildSeamLabels() {
     const nodes = [];
     glue.right.forEach((row, y) => {
       if (row === null) return;
-      nodes.push(seamLabel("right", y, `→ row ${row + 1}`,
+      nodes.push(seamLabel("right", y, ["→ ", "row ", `${row + 1}`],
                            `Row ${y + 1} continues on row ${row + 1}, from the left edge`, W, y));
     });
-    new Set(glue.right.filter((row) => row !== null)).forEach((y) => {
-      nodes.push(seamLabel("left", y, `row ${y + 1}`, `Row ${y + 1}`, -1, y));
+    beyond.left.forEach((cell, y) => {
+      if (cell !== null) nodes.push(seamLabel("left", y, ["row ", `${y + 1}`], `Row ${y + 1}`, -1, y));
     });
     glue.bottom.forEach((column, x) => {
       if (column === null) return;
-      nodes.push(seamLabel("bottom", x, `↓${column + 1}`,
+      nodes.push(seamLabel("bottom", x, [`↓${column + 1}`],
                            `Column ${x + 1} continues on column ${column + 1}, from the top edge`, x, H));
     });
-    new Set(glue.bottom.filter((column) => column !== null)).forEach((x) => {
-      nodes.push(seamLabel("top", x, `${x + 1}`, `Column ${x + 1}`, x, -1));
+    beyond.up.forEach((cell, x) => {
+      if (cell !== null) nodes.push(seamLabel("top", x, [`${x + 1}`], `Column ${x + 1}`, x, -1));
     });
     return nodes;
   }
@@ -372,10 +384,10 @@
   /* Cells on the rim: glued edges are drawn as seams, the others as borders. */
   function edgeClasses(x, y) {
     const classes = [];
-    if (x === W - 1) classes.push(glue.right[y] !== null ? "seam-r" : "border-r");
-    if (x === 0) classes.push(glue.right.includes(y) ? "seam-l" : "border-l");
-    if (y === H - 1) classes.push(glue.bottom[x] !== null ? "seam-b" : "border-b");
-    if (y === 0) classes.push(glue.bottom.includes(x) ? "seam-t" : "border-t");
+    if (x === W - 1) classes.push(beyond.right[y] !== null ? "seam-r" : "border-r");
+    if (x === 0) classes.push(beyond.left[y] !== null ? "seam-l" : "border-l");
+    if (y === H - 1) classes.push(beyond.down[x] !== null ? "seam-b" : "border-b");
+    if (y === 0) classes.push(beyond.up[x] !== null ? "seam-t" : "border-t");
     return classes;
   }
 
@@ -385,16 +397,20 @@
     board.style.setProperty("--h", String(H));
     board.classList.toggle("rows-glued", glue.right.some((row) => row !== null));
     board.classList.toggle("columns-glued", glue.bottom.some((column) => column !== null));
+    const grid = el("div", { class: "cells", role: "grid", "aria-readonly": "true",
+                             "aria-label": `Crossword grid, ${W} columns by ${H} rows` });
     for (let y = 0; y < H; y++) {
+      const row = el("div", { class: "cell-row", role: "row" });
       for (let x = 0; x < W; x++) {
         const node = buildCell(x, y);
         node.classList.add(...edgeClasses(x, y));
         if (barsRight.has(keyOf(x, y))) node.classList.add("bar-right");
         if (barsBelow.has(keyOf(x, y))) node.classList.add("bar-below");
-        board.append(node);
+        row.append(node);
       }
+      grid.append(row);
     }
-    board.append(...buildSeamLabels(), input);
+    board.append(grid, ...buildSeamLabels(), input);
     return board;
   }
 
@@ -452,7 +468,9 @@
                     tools, status, help);
     const clues = el("div", { class: "xw-clues" }, ...DIRECTIONS.map(clueList));
     root.append(el("div", { class: "clue-bar" }, el("div", null, clueLabel, clueText), timerNode),
-                el("div", { class: "xw-main" }, play, clues), strip ? strip.node : null);
+                el("div", { class: "xw-main" }, play, clues));
+    // Node.append writes null as the text "null": a page without the strip appends nothing.
+    if (strip) root.append(strip.node);
   }
 
   // --- drawing the state -------------------------------------------------------------------
@@ -486,13 +504,16 @@
 
   function renderCells() {
     const inLight = new Set(current.light ? current.light.keys : []);
-    for (const [key, { node, letter }] of cellNodes) {
+    for (const [key, { node, letter, name }] of cellNodes) {
       node.classList.toggle("in-light", inLight.has(key));
       node.classList.toggle("current", key === current.key);
       node.classList.toggle("wrong", marked.has(key));
       node.classList.toggle("revealed", Boolean(progress.revealed[key]));
       node.classList.remove("cross-out-r", "cross-out-b", "cross-in-l", "cross-in-t");
       letter.textContent = progress.letters[key] || "";
+      const wrong = marked.has(key) ? ", marked wrong" : "";
+      node.setAttribute("aria-label", `${name}: ${progress.letters[key] || "empty"}${wrong}`);
+      node.setAttribute("aria-selected", String(key === current.key));
     }
   }
 

@@ -4,7 +4,8 @@
    Covers: the board drawn as SVG from its layout (edges, vertices, tiles)
    beside a small picture of the goal; clicking a tile (or Enter on it) next
    to a blank slides it there, animated — with several blanks next to it the
-   tile is picked first and then the blank; the move counter, undo, reset,
+   tile is picked first and then the blank; an arrow key slides a tile into
+   a blank in the arrow's direction; the move counter, undo, reset,
    "solved" when the goal is reached, and "show solution", which plays the
    stored optimal solution from the start, one move at a time.
    Leaves out: solving (the solution is the generator's) and any rule beyond
@@ -21,6 +22,11 @@
   const TILE_RADIUS = 0.32 * UNIT; // under half a unit, so neighbouring tiles never touch
   const MARGIN = 0.5 * UNIT;
   const STEP_MS = 700; // between the moves of "show solution": slow enough to follow
+  // The direction a tile moves for each arrow key, on screen (y grows downwards).
+  const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  // A slide answers an arrow when it runs within 60° of the arrow's direction (cosine 0.5): on a
+  // grid exactly one does; on other boards the nearest one, if it is near enough.
+  const MIN_ALIGNMENT = 0.5;
 
   const neighbours = Array.from({ length: board.vertices }, () => []);
   for (const [a, b] of board.edges) {
@@ -135,6 +141,36 @@
     }
   }
 
+  /* The slide an arrow key asks for: of the tiles next to a blank, the one
+     whose slide into it runs closest to the arrow's direction. */
+  function slideFor(arrow) {
+    const [ax, ay] = ARROWS[arrow];
+    let best = null;
+    let bestAlignment = MIN_ALIGNMENT;
+    state.forEach((tile, blank) => {
+      if (tile !== BLANK) return;
+      for (const from of neighbours[blank]) {
+        if (state[from] === BLANK) continue;
+        const dx = at[blank][0] - at[from][0];
+        const dy = at[blank][1] - at[from][1];
+        const alignment = (dx * ax + dy * ay) / Math.hypot(dx, dy);
+        if (alignment > bestAlignment) {
+          best = [from, blank];
+          bestAlignment = alignment;
+        }
+      }
+    });
+    return best;
+  }
+
+  function onArrow(event) {
+    if (!(event.key in ARROWS) || event.ctrlKey || event.metaKey || event.altKey || playing !== null) return;
+    const move = slideFor(event.key);
+    event.preventDefault();
+    if (move) slide(...move);
+    else status.show("No tile can slide that way.", "error");
+  }
+
   function undo() {
     stopPlaying();
     const last = history.pop();
@@ -221,7 +257,8 @@
     const tools = el("div", { class: "tools" }, undoButton, button("Reset", reset, { "data-action": "reset" }),
                      solutionButton);
     const help = el("p", { class: "help" }, "Click a tile next to the empty spot to slide it along the line " +
-                    "between them (Tab to a tile and press Enter works too). Reach the goal on the right; " +
+                    "between them (Tab to a tile and press Enter works too), or press an arrow key to slide " +
+                    "the tile that lies that way into the empty spot. Reach the goal on the right; " +
                     "a green ring marks a tile already on its goal spot.");
     root.append(counts, el("div", { class: "sl-boards" }, el("figure", { class: "sl-main" }, main), goalPicture()),
                 tools, status, help);
@@ -266,5 +303,6 @@
   }
 
   buildPage();
+  document.addEventListener("keydown", onArrow);
   render();
 })();

@@ -3,10 +3,11 @@
    and the current light highlighted, so the player sees a light run round
    the twist. Drag it, or use the arrow keys on it, to turn it.
 
-   Covers: `MobiusStrip.fits(puzzle)` — whether the puzzle's glue is that of
-   a band (right edge to left edge, plainly or with the row order reversed,
-   top and bottom free) — and `MobiusStrip.create(puzzle, paint)`, a view
-   whose `draw()` asks `paint(x, y)` for each cell's state.
+   Covers: `MobiusStrip.fits(puzzle)` — whether the puzzle's surface is a
+   band (right edge glued to the left, plainly or with a half twist, top and
+   bottom free), as the generator says in `glue.band` — and
+   `MobiusStrip.create(puzzle, paint)`, a view whose `draw()` asks
+   `paint(x, y)` for each cell's state.
    Leaves out: playing (crossword.js) and surfaces whose top and bottom edges
    are glued too (torus, Klein bottle, projective plane): no band shows them. */
 "use strict";
@@ -28,16 +29,14 @@ const MobiusStrip = (() => {
   const SEAM_COLOUR = "#d2372c";
 
   function fits(puzzle) {
-    const { right, bottom, right_flip: flip } = puzzle.glue;
-    const H = puzzle.height;
-    return bottom.every((column) => column === null) &&
-           right.every((row, y) => row === (flip ? H - 1 - y : y));
+    return puzzle.glue.band === true;
   }
 
   /* A point of the band: `u` goes round it (0 to 2π, column by column), `v`
-     across it (1 at the top row, −1 at the bottom row). The band's
-     cross-section turns half a turn over one round when twisted, so row y
-     at u = 2π meets row H−1−y at u = 0, as the glue says. */
+     across it (1 at the top row, −1 at the bottom row). With `twist` (the
+     glue's right_flip) the band's cross-section turns half a turn over one
+     round, so the right edge meets the left edge upside down, as the glue
+     says; without, it meets it as it is. */
   function point(u, v, twist, halfWidth) {
     const phi = Math.PI / 2 + (twist ? u / 2 : 0);
     const r = RADIUS + halfWidth * v * Math.cos(phi);

@@ -1,0 +1,83 @@
+"""Crossword fill by the Choco solver through `pychoco`: the `choco` solver.
+
+Covers: `ChocoFillSolver`, the model of `cpmodel/models/crossword.mzn`
+posted through Choco's Python API rather than MiniZinc: a letter variable per
+cell (its domain the letters the pre-pass left), a word variable per light
+(its domain the light's word ids), one table constraint per light over
+(word, letters) with Choco's compact-table propagator (CT+), and
+all-different on the word variables of each length where repeats are
+forbidden. The tables are `tables.fill_tables`, i.e. after the project's
+AC-3 pre-pass. Search: dom/wdeg over the word variables, smallest id (best
+score) first, as the MiniZinc model asks of Gecode. Choco stops itself at
+the time limit; it runs in this process (pychoco wraps a native build of
+Choco), so the harness's backstop is what kills a stuck run.
+
+Why here and not in `benchmarks/`: the same reason as the Gecode backend
+(`minizinc.py`): it is the project's model on another engine.
+
+Leaves out: maximising the score, Choco's LCG mode, and the seed (dom/wdeg
+breaks ties by variable order, so runs are the same for every seed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status
+from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
+from cpmodel.crossword.tables import FillTables
+from cpmodel.solver import Status, option
+
+# Choco's all-different propagators: bound consistency is cheap but blind on
+# word ids (their domains are scattered), full arc consistency (Régin) costs
+# a matching per change over thousands of values; DEFAULT is Choco's mix.
+ALLDIFF = ("DEFAULT", "BC", "AC")
+
+
+@dataclass(frozen=True)
+class ChocoFillSolver(TableBackend):
+    """Fill a crossword with Choco after the shared pre-pass."""
+
+    name: ClassVar[str] = "choco"
+
+    alldiff: str = option("DEFAULT", choices=ALLDIFF, help="Choco's all-different consistency on word ids")
+
+    def available(self) -> str | None:
+        return choco_refusal()
+
+    def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
+        # Model: variables and constraints.
+        build_started = time.perf_counter()
+        model, letters, words = self._build(tables)
+        solver = model.get_solver()
+        with contextlib.redirect_stdout(io.StringIO()):  # pychoco 0.4 prints the variables here
+            solver.set_dom_over_w_deg_search(*words)
+        run.stats["build_s"] = time.perf_counter() - build_started
+        # Solve in what is left of the limit.
+        left = run.left()
+        if left == 0:
+            return Status.TIMEOUT, None
+        solution = solver.find_solution(time_limit=None if left is None else choco_limit(left))
+        run.stats.update(choco_stats(solver))
+        status = choco_status(solver, solution is not None)
+        if status is not Status.SOLVED:
+            return status, None
+        return Status.SOLVED, [solution.get_int_val(v) for v in letters]
+
+    def _build(self, tables: FillTables) -> tuple[Any, list[Any], list[Any]]:
+        from pychoco import Model  # imported here: an optional package
+
+        model = Model()
+        letters = [model.intvar(list(allowed)) for allowed in tables.allowed]
+        words = [model.intvar(list(t.word_ids)) for t in tables.lights]
+        for word, table in zip(words, tables.lights):
+            model.table([word] + [letters[c] for c in table.cells],
+                        [[word_id, *row] for word_id, row in zip(table.word_ids, table.rows)]).post()
+        if tables.distinct:
+            for group in tables.repeat_groups():
+                model.all_different([words[i] for i in group], self.alldiff).post()
+        return model, letters, words

@@ -1,0 +1,54 @@
+"""Crossword fill by the shipped MiniZinc model, solved by Gecode: the `gecode` solver.
+
+Covers: `GecodeFillSolver`. The model is written once, in
+`cpmodel/models/crossword.mzn` (a table constraint per light over its word
+id and letters, all-different on the word ids of each length where repeats
+are forbidden); the instance is its .dzn data (`cpmodel.instances.minizinc`),
+built from `tables.fill_tables`, i.e. after the project's own AC-3 pre-pass,
+as the CP-SAT model's tables are. The `minizinc` program (Debian's package,
+whose Gecode backend is `flatzinc`) runs it with the time limit (what the
+pre-pass left of it) and the seed; it is killed on overrun.
+
+Why here and not beside Qxw in `benchmarks/`: this is the project's model
+in the field's modelling language, a backend like `cpsat.py` that a user can
+pick with `mobius crossword fill --solver gecode`; Qxw is someone else's
+program with its own model, a baseline only.
+
+Leaves out: maximising the score (the tables carry no scores), other
+MiniZinc solvers (Chuffed is packaged neither by Debian nor on PyPI) and
+checking fills (`verify.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
+from cpmodel.crossword.tables import FillTables
+from cpmodel.instances.minizinc import crossword_dzn, model_text
+from cpmodel.minizinc import find_minizinc, minizinc_refusal, run_minizinc
+from cpmodel.solver import Status, option
+
+# MiniZinc's name for the backend: Debian's Gecode.
+MINIZINC_SOLVER = "gecode"
+
+
+@dataclass(frozen=True)
+class GecodeFillSolver(TableBackend):
+    """Fill a crossword with MiniZinc + Gecode after the shared pre-pass."""
+
+    name: ClassVar[str] = "gecode"
+
+    binary: str = option("", help="path of the minizinc program (default: found on PATH)")
+
+    def available(self) -> str | None:
+        return minizinc_refusal(self.binary, MINIZINC_SOLVER)
+
+    def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
+        answer = run_minizinc(find_minizinc(self.binary) or "minizinc", MINIZINC_SOLVER,
+                              model_text("crossword") + crossword_dzn(tables), time_limit=run.left(), seed=seed)
+        run.stats.update(answer.stats)
+        if answer.error:
+            run.notes["minizinc"] = answer.error
+        return answer.status, answer.arrays.get("letter") if answer.status is Status.SOLVED else None

@@ -1,0 +1,440 @@
+"""Turning WordNet senses into crossword clue text, for the build.
+
+Covers: the four kinds of clue the build writes for an answer, each from
+one WordNet sense — its definition (`definition_clues`, cleaned and, when
+too long, shortened only at points where the rest is optional, so a clue is
+never cut mid-phrase), a familiar synonym (`synonym_clue`), "Opposite of …"
+from an antonym, and a fill-in-the-blank from a quoted example
+(`blank_clue`) — and the grammatical rewrite of a lemma's clue for an
+inflected answer (`inflect_definition`: "Domestic cats", "Moved fast").
+Also `Family`, the build's own test that a clue gives its answer away: a
+clue word sharing a lemma, an inflection or a WordNet derivation with it.
+
+Leaves out: which words get clues and how many (`build_en.py`), reading
+WordNet (`wordnet_db.py`), and the runtime check of clues, which is
+`generators.clues.clue_problems` and deliberately shares nothing with this.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable
+
+# known(word, pos): is `word` a WordNet base form of part of speech `pos`?
+Known = Callable[[str, str], bool]
+
+from lemminflect import getAllInflections, getAllLemmas, getInflection
+
+# A clue longer than this does not fit one line of a printed clue list.
+MAX_CLUE_CHARS = 60
+# Words a whole phrase never ends on; a clue ending on one was cut short.
+DANGLING = frozenset("a an the and or nor but of to in on at for from with by as into than that which who whose "
+                     "is are be was were its their his her whose very more most one some any each every".split())
+# No text, cut or not, ends on one of these.
+ENDS_NOTHING = frozenset("a an the and or nor but".split())
+# After these (with or without a comma) comes optional detail, so cutting a
+# definition just before one leaves a whole phrase: "feline mammal | usually
+# having thick soft fur".
+OPTIONAL_AFTER = ("especially", "esp.", "usually", "often", "typically", "chiefly", "mainly", "commonly",
+                  "sometimes", "normally", "generally", "primarily", "mostly", "e.g.", "as in", "such as",
+                  "including")
+# Where a restrictive modifier begins: cutting there keeps a whole, if less
+# precise, phrase; used when nothing optional can go ("to" binds too
+# tightly: "capital of", "able to", so "of" alone keeps three words or more).
+WEAK_CUTS = ("of", "for", "in", "on", "with", "from", "by", "at", "into", "that", "which", "who", "whose", "where",
+             "when", "containing", "consisting", "having", "used", "made", "resembling", "equal", "similar")
+# A gloss opening with one of these is a note on usage or classification
+# ("sometimes placed in subfamily Trilliaceae"), not a definition.
+NOTE_OPENERS = frozenset({"sometimes", "usually", "often", "also", "especially", "formerly", "now", "esp.",
+                          "used", "chiefly", "mainly", "typically", "plural", "genus", "family", "order",
+                          "primarily"})
+# Cutting "X | of Y" leaves a broken phrase when X needs its "of" ("the quality | of being").
+RELATIONAL = frozenset("quality part member kind type sort form act state process piece unit group number amount "
+                       "set series branch division portion result use lack absence presence condition capital "
+                       "head leader top end side point one any each some".split())
+# After a comma these open a non-restrictive clause, which is optional too.
+OPTIONAL_AFTER_COMMA = ("which", "who", "whose", "where", "when", "in which", "as", "or", "and", "with", "having",
+                        "used", "being", "formerly", "now", "also", "not", "the", "a", "an")
+# A plural or verb rewrite needs to know where the head word of the
+# definition ends: at the first of these the post-modifiers begin.
+POST_MODIFIERS = frozenset("of in on at for from with by as into than that which who whose where when to "
+                           "about like used having being made consisting containing resembling usually often "
+                           "especially typically esp or and but".split())
+# Definitions opening with these have no countable head to pluralise.
+NO_PLURAL_OPENERS = frozenset("any one anything anyone an a".split())
+PLURAL_EXCEPTIONS = {"person": "people"}
+# Openers whose plural is another word, and phrases with a plural of their own.
+PLURAL_OPENERS = {"someone": "people", "somebody": "people", "something": "things"}
+PLURAL_PHRASES = {"any of various": "various", "any of several": "several", "any of numerous": "numerous",
+                  "any of a number of": "a number of", "any of many": "many"}
+RELATIVES = frozenset({"that", "which", "who"})
+PLURAL_VERBS = {"is": "are", "has": "have", "was": "were", "does": "do"}
+# Inflection tags (Penn Treebank) of the answers the build clues.
+PLURAL, PAST, PARTICIPLE, GERUND, THIRD_PERSON, COMPARATIVE, SUPERLATIVE = (
+    "NNS", "VBD", "VBN", "VBG", "VBZ", "JJR", "JJS")
+UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
+
+_PARENTHESES = re.compile(r"\s*\([^()]*\)")
+_SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"[A-Za-z]+")
+# Examples with digits, symbols, WordNet's `quotes' or several clauses make poor blanks.
+_PLAIN_EXAMPLE = re.compile(r"[A-Za-z][A-Za-z ,'!?.\-]*")
+
+
+# -- definitions ------------------------------------------------------------------------------------
+
+def clean_definition(definition: str) -> str:
+    """A WordNet definition as clue text: no asides, no elaboration after a colon, no leading article."""
+    text = definition.replace("`", "'").replace("''", "'").replace("--", " — ")
+    while _PARENTHESES.search(text):  # nested asides go from the inside out
+        text = _PARENTHESES.sub("", text)
+    if ":" in text and len(text.split(":", 1)[0].split()) >= 2:
+        text = text.split(":", 1)[0]  # what follows a colon lists examples
+    text = _SPACES.sub(" ", text).strip(" ,;:-")
+    text = re.sub(r"^(a|an) ", "", text, flags=re.IGNORECASE)
+    if text.split(" ", 1)[0].lower() in NOTE_OPENERS:  # a usage note, not a definition
+        return ""
+    return text
+
+
+def shortenings(text: str, known: Known, limit: int = MAX_CLUE_CHARS) -> list[str]:
+    """`text` and its shorter whole forms that fit `limit`, longest first.
+
+    A cut is made only where the rest is optional detail (OPTIONAL_AFTER,
+    OPTIONAL_AFTER_COMMA: kept to at least two words) or, failing that,
+    where a restrictive modifier begins (WEAK_CUTS: at least three words
+    kept, so "Dwelling that serves as living quarters" but never "Dwelling")
+    after a noun: a restrictive cut after anything else leaves a phrase
+    that waits for its complement ("an object mounted so | that it swings",
+    "relating to the greater | in number"). `known(word, pos)` says whether
+    WordNet has `word` as a base form of that part of speech.
+    Every result is whole (`is_whole`); the caller takes the first that
+    does not give the answer away.
+    """
+    strong, weak = set(), set()
+    for word in OPTIONAL_AFTER:
+        strong.update(m.start() for m in re.finditer(rf",? {re.escape(word)}\b", text))
+    for word in OPTIONAL_AFTER_COMMA:
+        strong.update(m.start() for m in re.finditer(rf", {re.escape(word)}\b", text))
+    for word in WEAK_CUTS:
+        weak.update(m.start() for m in re.finditer(rf",? {re.escape(word)}\b", text))
+    # An uncut definition may end on a preposition ("express approval of"), a cut one may not.
+    found = [text] if len(text) <= limit and is_whole(text, cut=False) else []
+    for cut in sorted(strong | weak, reverse=True):
+        # "marking surfaces or | for punching holes": the alternative goes with its "or".
+        short = re.sub(r"(,? (or|and|but|nor))+$", "", text[:cut].strip(" ,"))
+        words = len(short.split())
+        if cut in weak and cut not in strong and ("," in short or _cuts_a_clause(short, text[cut:])
+                                                   or not _ends_on_a_noun(short, known)):
+            continue
+        if len(short) <= limit and words >= (2 if cut in strong else 3):
+            found.append(short)
+    return [t for t in dict.fromkeys(found) if t == text or is_whole(t)]
+
+
+def _ends_on_a_noun(kept: str, known: Known) -> bool:
+    """Does `kept` end on a noun (or a plural of one) that is not also an adverb or adjective?"""
+    last = kept.split()[-1].lower().strip(",.;:")
+    nouns = [form for form in (last, last[:-1], last[:-2]) if form and known(form, "n")]
+    return bool(nouns) and not any(known(last, pos) for pos in ("r", "a"))
+
+
+def _cuts_a_clause(kept: str, rest: str) -> bool:
+    """Would a restrictive cut break a phrase: a relative clause before its verb or
+    complement ("instrument in which the echo | of a pulse", "branch that deals | with"),
+    a participle from its complement ("room equipped | for"), a relational noun from
+    its "of" ("the quality | of being")?"""
+    words = kept.lower().split()
+    if rest.lstrip(", ").startswith("of ") and (RELATIVES & set(words) or words[-1] in RELATIONAL):
+        return True
+    last = words[-1]
+    return bool(RELATIVES & set(words[-2:])) or (len(last) > 4 and last.endswith(("ed", "ing")))
+
+
+def is_whole(text: str, *, cut: bool = True) -> bool:
+    """Balanced brackets and quotes, and no dangling last word: for a cut text, none of
+    DANGLING or OPTIONAL_AFTER; for an uncut one, no article or conjunction."""
+    words = text.split()
+    last = words[-1].lower().strip(",.;:") if words else ""
+    dangling = DANGLING | set(OPTIONAL_AFTER) if cut else ENDS_NOTHING
+    return (bool(words) and last not in dangling
+            and text.count("(") == text.count(")") and text.count('"') % 2 == 0)
+
+
+def capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# -- inflected answers ------------------------------------------------------------------------------
+
+def inflect(word: str, tag: str) -> str | None:
+    """`word` inflected for `tag` (lemminflect's first, regular-looking form), or None."""
+    if tag == PLURAL and word.lower() in PLURAL_EXCEPTIONS:
+        return PLURAL_EXCEPTIONS[word.lower()]
+    forms = getInflection(word, tag=tag)
+    return forms[0] if forms else None
+
+
+def inflect_definition(definition: str, pos: str, tag: str, known: Known) -> str | None:
+    """A lemma's cleaned definition rewritten for the inflected answer, or None if it cannot be.
+
+    Nouns (plural): the head word — the last noun before the first
+    post-modifier — is pluralised ("feline mammals usually having…"), a
+    relative clause after it agrees ("that are"), "any of various" becomes
+    "various". Verbs: the opening verb and one verb coordinated with it
+    ("cut or divide" -> "cuts or divides"). Adjectives are not rewritten (a
+    comparative of a definition rarely reads well); synonyms cover them.
+    `known(word, pos)` says whether WordNet has the word as a base form of
+    that part of speech (an already plural "functions" is not one).
+    """
+    words = definition.split()
+    if not words:
+        return None
+    if pos == "n" and tag == PLURAL:
+        return _pluralise_head(words, known)
+    if pos == "v" and tag in (PAST, PARTICIPLE, GERUND, THIRD_PERSON):
+        return _inflect_opening_verb(words, tag, known)
+    return None
+
+
+def _pluralise_head(words: list[str], known: Known) -> str | None:
+    opener = words[0].lower()
+    if opener in PLURAL_OPENERS:
+        return " ".join([PLURAL_OPENERS[opener], *words[1:]]) if len(words) > 1 else None
+    text = " ".join(words)
+    for phrase, plural in PLURAL_PHRASES.items():
+        if text.lower().startswith(phrase + " "):
+            return plural + text[len(phrase):]
+    if opener in NO_PLURAL_OPENERS:
+        return None
+    if opener == "the":  # "the practical application of science" -> "practical applications of science"
+        words = words[1:]
+    stops = [i for i, w in enumerate(words) if i and (w.lower() in POST_MODIFIERS or w.endswith(","))]
+    for end in [*stops, len(words)]:
+        at = end - 1
+        # An adjective may follow its noun ("person responsible for"): step back over it.
+        while at > 0 and _plain(words[at]) and known(_plain(words[at]), "a") and not known(_plain(words[at]), "n"):
+            at -= 1
+        head = _plain(words[at])
+        if not head:
+            return None
+        if not known(head, "n"):
+            if any(known(lemma, "n") for lemma in getAllLemmas(head).get("NOUN", ()) if lemma != head):
+                return " ".join(words)  # WordNet defined it in the plural already
+            continue
+        plural = inflect(head, PLURAL)
+        if plural is None or plural == head:
+            return None
+        out = [*words[:at], plural + words[at][len(head):]]
+        rest = words[at + 1:]
+        if at == end - 1 and len(rest) >= 2 and rest[0] in ("or", "and") and _plain(rest[1]) \
+                and known(_plain(rest[1]), "n") and (len(rest) == 2 or rest[2] in POST_MODIFIERS):
+            out += [rest[0], inflect(_plain(rest[1]), PLURAL) or rest[1]]  # "girl or woman" -> "girls or women"
+            rest = rest[2:]
+        if rest and rest[0] in RELATIVES:
+            rest = _agree_plural(rest)
+        elif any(w in RELATIVES for w in rest):
+            # "members of the genus Canis | that has been…": which noun the clause
+            # belongs to is unclear, so the plural clue stops before it — unless
+            # the clause opens with its preposition ("case | from which cards are
+            # dealt"), which a cut would leave dangling.
+            rest = rest[:next(i for i, w in enumerate(rest) if w in RELATIVES)]
+            if rest and rest[-1] in POST_MODIFIERS:
+                return None
+        return " ".join([*out, *rest]).rstrip(",")
+    return None
+
+
+def _plain(word: str) -> str:
+    """The word without a trailing comma if it is lower-case letters, else ""."""
+    word = word.rstrip(",")
+    return word if word.isalpha() and word.islower() else ""
+
+
+def _agree_plural(rest: list[str]) -> list[str]:
+    """A relative clause after a pluralised head takes a plural verb: "that is" -> "that are"."""
+    if len(rest) < 2 or rest[0] not in RELATIVES:
+        return rest
+    verb = rest[1]
+    plural = PLURAL_VERBS.get(verb)
+    if plural is None and verb.endswith("s") and verb.isalpha():
+        lemmas = getAllLemmas(verb).get("VERB", ())
+        plural = next((lemma for lemma in lemmas if lemma != verb), None)
+    return [rest[0], plural or verb, *rest[2:]]
+
+
+def _inflect_opening_verb(words: list[str], tag: str, known: Known) -> str | None:
+    if not known(words[0], "v"):
+        return None
+    first = inflect(words[0], tag)
+    if first is None:
+        return None
+    out = [first, *words[1:]]
+    for i in range(2, len(words)):
+        if words[i - 1] not in ("or", "and") or not known(words[i].rstrip(","), "v"):
+            continue
+        if i != 2:  # a verb coordinated further on may belong to the opening one: unsure, so no rewrite
+            return None
+        second = inflect(words[2].rstrip(","), tag)
+        if second is None:
+            return None
+        out[2] = second + ("," if words[2].endswith(",") else "")
+    return " ".join(out)
+
+
+def inflect_phrase(phrase: str, pos: str, tag: str) -> str | None:
+    """A synonym (words joined by spaces) inflected: a noun's last word (or the word before "of"), a verb's first."""
+    words = phrase.split()
+    if pos == "n" and tag == PLURAL:
+        at = words.index("of") - 1 if "of" in words[1:] else len(words) - 1
+    elif pos == "v" and tag in (PAST, PARTICIPLE, GERUND, THIRD_PERSON):
+        at = 0
+    elif pos == "a" and tag in (COMPARATIVE, SUPERLATIVE) and len(words) == 1:
+        at = 0
+    else:
+        return None
+    if not words[at].isalpha() or not words[at].islower():
+        return None
+    form = inflect(words[at], tag)
+    if form is None or form == words[at]:
+        return None
+    return " ".join([*words[:at], form, *words[at + 1:]])
+
+
+# -- synonyms, antonyms and examples ----------------------------------------------------------------
+
+def phrase_of(form: str) -> str:
+    """A WordNet word form as running text: "turn_tail" -> "turn tail"."""
+    return form.replace("_", " ")
+
+
+def synonym_clue(form: str, pos: str, tag: str | None) -> str | None:
+    text = phrase_of(form)
+    if tag is not None:
+        inflected = inflect_phrase(text, pos, tag)
+        if inflected is None:
+            return None
+        text = inflected
+    return capitalise(text) if len(text) <= MAX_CLUE_CHARS else None
+
+
+def antonym_clue(form: str) -> str | None:
+    text = f"Opposite of {phrase_of(form)}"
+    return text if len(text) <= MAX_CLUE_CHARS else None
+
+
+def blank_clue(example: str, answer_text: str) -> str | None:
+    """The example with the answer (exactly one whole-word occurrence) replaced by a blank."""
+    pattern = re.compile(rf"(?<![A-Za-z']){re.escape(answer_text)}(?![A-Za-z'])", re.IGNORECASE)
+    if not _PLAIN_EXAMPLE.fullmatch(example) or len(pattern.findall(example)) != 1:
+        return None
+    text = pattern.sub("___", example).strip().rstrip(".;,").replace("--", " — ")
+    text = _SPACES.sub(" ", text)
+    if len(text.split()) < 3 or len(text) > MAX_CLUE_CHARS or not is_whole(text.replace("___", "x")):
+        return None
+    return capitalise(text)
+
+
+# -- giving the answer away -------------------------------------------------------------------------
+
+# Family: a clue word of MIN_PART letters inside the answer (or holding a
+# part of it) is a part of it (ICECREAM: cream); stems keep MIN_STEM letters.
+MIN_PART = 4
+MIN_STEM = 4
+# A clue word sharing its first letters with the answer over this share of
+# the shorter word is of its family (GONDOLIER: gondola, CONFIDE: confer).
+SHARED_PREFIX = 0.6
+DERIVATIONAL_SUFFIXES = tuple(sorted("ATIONS ATION ATORS ATOR IONS ION IVE IVES ITY ITIES NESS MENT MENTS ICAL ICS "
+                                     "IC AL ALLY LY ERS ER ORS OR ISTS IST ISM OUS FUL LESS ABLE IBLE ED ING ES S E Y "
+                                     "IES IZE ISE ANT ANCE ENCE ENT ARY".split(), key=len, reverse=True))
+
+
+class Family:
+    """The words a clue must not contain for one answer: its lemmas, their inflections and derivations."""
+
+    def __init__(self, answer: str, related: Iterable[str], derived: Callable[[str], Iterable[str]]) -> None:
+        self.answer = answer
+        members = {answer}
+        for word in [answer.lower(), *related]:
+            for lemma in _lemmas(word):
+                members.add(_key(lemma))
+                members.update(_key(d) for d in derived(lemma))
+        self.members = {m for m in members if m}
+        self.forms = {_key(f) for m in self.members for f in _inflections(m.lower())} | self.members
+
+    def gives_away(self, clue: str) -> bool:
+        """Does a word of `clue` belong to the family, hold the answer or a lemma of it, is it (or
+        one of its lemmas) a part of the answer, do the two share a derivational stem or a long
+        prefix (SHARED_PREFIX), or do neighbouring clue words spell the answer ("a new": ANEW)?"""
+        words = _WORD.findall(clue)
+        if _spelled_across(self.answer, [_key(w) for w in words]):
+            return True
+        for word in words:
+            if _long_common_prefix(self.answer, _key(word)):
+                return True
+            keys = {_key(lemma) for lemma in _lemmas(word.lower())} | {_key(word)}
+            if keys & self.forms or self.answer in _key(word):
+                return True
+            if any(len(k) >= MIN_PART and (k in self.answer or any(m in k for m in self.parts)) for k in keys):
+                return True
+            if {derivational_stem(k) for k in keys} & self.stems:
+                return True
+        return False
+
+    @property
+    def parts(self) -> set[str]:
+        return {m for m in self.members if len(m) >= MIN_PART}
+
+    @property
+    def stems(self) -> set[str]:
+        return {derivational_stem(m) for m in self.members}
+
+
+def _spelled_across(answer: str, keys: list[str]) -> bool:
+    """Does the answer run from the start of one clue word to the end of a later one?"""
+    for first in range(len(keys)):
+        joined = ""
+        for key in keys[first:]:
+            joined += key
+            if joined == answer:
+                return True
+            if len(joined) >= len(answer):
+                break
+    return False
+
+
+def _long_common_prefix(answer: str, key: str) -> bool:
+    shared = len(os.path.commonprefix([answer, key]))
+    return shared >= MIN_STEM and shared >= SHARED_PREFIX * min(len(answer), len(key))
+
+
+def derivational_stem(word: str) -> str:
+    """`word` (A–Z) without its derivational endings, longest first, while MIN_STEM letters remain:
+    ILLUSTRATOR and ILLUSTRATIONS both give ILLUSTR."""
+    changed = True
+    while changed:
+        changed = False
+        for suffix in DERIVATIONAL_SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM:
+                word, changed = word[:-len(suffix)], True
+                break
+    return word
+
+
+def _key(word: str) -> str:
+    return re.sub("[^A-Z]", "", word.upper())
+
+
+def _lemmas(word: str) -> set[str]:
+    found = {word}
+    for lemmas in getAllLemmas(word).values():
+        found.update(lemmas)
+    return found
+
+
+def _inflections(word: str) -> set[str]:
+    found = {word}
+    for forms in getAllInflections(word).values():
+        found.update(forms)
+    return found

@@ -1,0 +1,229 @@
+"""Where pack jobs run: in this process, in local worker processes, or on Dask.
+
+Covers: the `Executor` interface the pack runner uses (submit, results as
+they complete, close, abort), `JobResult` and `PuzzleFailed`, and the life of local workers:
+they are spawned with SIGINT blocked and then ignore it, so Ctrl-C reaches
+only the parent, which alone reports it (no worker tracebacks, even during
+start-up); they die with the parent whatever kills it, kill -9 included —
+by `prctl(PR_SET_PDEATHSIG)` on Linux and a parent-pid watchdog thread
+everywhere — and with them the multiprocessing resource tracker, which exits
+once no process holds its pipe; an aborted run kills them at once instead of
+waiting for their current jobs. A Dask scheduler is connected to before
+anything is written, with a bounded wait, and a bad address is an
+`InputError`.
+
+Leaves out: what a job computes (the pack specs) and the pack directory
+(`pack.py`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any, Protocol
+
+from cpmodel.errors import InputError
+from cpmodel.inputs import shown
+
+# Linux prctl option: the signal the kernel sends a process when its parent dies.
+PR_SET_PDEATHSIG = 1
+# How often a worker checks that its parent is still there (the portable
+# fallback to PR_SET_PDEATHSIG): a dead parent's workers stop within this.
+WATCHDOG_INTERVAL_S = 1.0
+# A worker whose parent is gone exits with this code (nobody reads it).
+ORPHAN_EXIT = 1
+# Waiting longer than this for a Dask scheduler means a wrong address or a
+# cluster that is down; saying so beats hanging.
+DASK_CONNECT_TIMEOUT_S = 10
+
+
+class PuzzleFailed(Exception):
+    """A job could not make its puzzle from its input (e.g. no fill within
+    its budget); the pack's plan gives the next attempt something else to try.
+    `proven`: the input can never give a puzzle (the fill is impossible)."""
+
+    def __init__(self, reason: str, *, proven: bool = False) -> None:
+        super().__init__(reason)
+        self.proven = proven
+
+
+@dataclass(frozen=True)
+class JobResult:
+    index: int
+    puzzle: dict[str, Any] | None  # None when the job failed
+    wall_s: float
+    failure: str = ""  # why the job failed
+    proven: bool = False  # the failure is proven, not a budget running out
+
+
+def timed_job(spec: Any, index: int, avoid: Any) -> JobResult:
+    start = time.perf_counter()
+    try:
+        puzzle = spec.run_job(index, avoid)
+    except PuzzleFailed as exc:
+        return JobResult(index, None, time.perf_counter() - start, str(exc), exc.proven)
+    return JobResult(index, puzzle, time.perf_counter() - start)
+
+
+class Executor(Protocol):
+    def submit(self, spec: Any, index: int, avoid: Any) -> Any: ...
+    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]: ...
+    def close(self) -> None: ...
+    def abort(self) -> None: ...
+
+
+class InlineExecutor:
+    """Runs each job in this process when its result is asked for."""
+
+    def submit(self, spec: Any, index: int, avoid: Any) -> Any:
+        return (spec, index, avoid)
+
+    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
+        for spec, index, avoid in handles:
+            yield timed_job(spec, index, avoid)
+
+    def close(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        pass
+
+
+# --- local worker processes ------------------------------------------------------------
+
+def init_worker(parent_pid: int) -> None:
+    """First thing in every worker: leave Ctrl-C to the parent and die with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while spawning
+    die_with_parent(parent_pid)
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Arrange for this process to end when `parent_pid` does, however it ends."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still applies
+    if os.getppid() != parent_pid:  # the parent died before the line above
+        os._exit(ORPHAN_EXIT)
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="parent-watchdog", daemon=True).start()
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while True:
+        time.sleep(WATCHDOG_INTERVAL_S)
+        if os.getppid() != parent_pid:  # re-parented: the parent is gone
+            os._exit(ORPHAN_EXIT)
+
+
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread meanwhile; children spawned now inherit the block.
+
+    A Ctrl-C in the meantime stays pending and reaches this process when the
+    block ends, so it is delayed, never lost.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class LocalExecutor:
+    """Local worker processes (spawned, so no solver state is shared by fork)."""
+
+    def __init__(self, workers: int) -> None:
+        with sigint_blocked():
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                                            initializer=init_worker, initargs=(os.getpid(),))
+
+    def submit(self, spec: Any, index: int, avoid: Any) -> Future[JobResult]:
+        with sigint_blocked():  # submitting is when the pool spawns its workers
+            return self.pool.submit(timed_job, spec, index, avoid)
+
+    def as_completed(self, handles: list[Future[JobResult]]) -> Iterator[JobResult]:
+        pending = set(handles)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield future.result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        """Stop now: cancel what has not started and kill the workers mid-job."""
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        # ProcessPoolExecutor has no public way to stop running jobs before Python 3.14.
+        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+            if process.is_alive():
+                process.kill()
+        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+            process.join(timeout=WATCHDOG_INTERVAL_S)
+
+
+# --- Dask ------------------------------------------------------------------------------
+
+class DaskExecutor:
+    """Jobs on an existing Dask cluster (`mobius-puzzles[dask]`)."""
+
+    def __init__(self, scheduler: Any) -> None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise InputError("the dask executor needs the optional extra: pip install 'mobius-puzzles[dask]'") \
+                from None
+        # A scheduler address, or a ready Client (the tests pass an in-process one).
+        self.owned = not isinstance(scheduler, Client)
+        self.client = scheduler if not self.owned else connect_dask(Client, scheduler)
+
+    def submit(self, spec: Any, index: int, avoid: Any) -> Any:
+        # pure=False: the same arguments twice (a rerun) must run again.
+        return self.client.submit(timed_job, spec, index, avoid, pure=False)
+
+    def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
+        from dask.distributed import as_completed
+
+        for future in as_completed(handles):
+            yield future.result()
+
+    def close(self) -> None:
+        if self.owned:
+            self.client.close()
+
+    def abort(self) -> None:
+        self.close()
+
+
+def connect_dask(client_class: Any, address: str) -> Any:
+    """A Client of the scheduler at `address`, or an InputError saying why there is none."""
+    try:
+        return client_class(address, timeout=DASK_CONNECT_TIMEOUT_S)
+    except (OSError, ValueError, TypeError, TimeoutError) as exc:
+        raise InputError(f"cannot reach the Dask scheduler {shown(address)}: {exc}") from None
+
+
+def make_executor(kind: str, workers: int, scheduler: Any = None) -> Executor:
+    if kind == "dask":
+        if scheduler is None:
+            raise InputError("--executor dask needs --scheduler ADDRESS")
+        return DaskExecutor(scheduler)
+    if kind != "local":
+        raise InputError(f"unknown executor {shown(kind)}; expected local or dask")
+    return InlineExecutor() if workers <= 1 else LocalExecutor(workers)

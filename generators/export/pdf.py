@@ -1,0 +1,358 @@
+"""Printable PDFs, laid out with reportlab: each crossword's puzzle and
+solution pages, and the booklet of a whole pack.
+
+Covers:
+- `crossword_pdf(puzzle)`: the puzzle page — title, the grid with its seam
+  labels, the one-line note on how to read the surface's seams, and the
+  numbered Across and Down clues with their enumerations (the enumeration
+  alone where a puzzle has no clue) flowing in balanced columns — then the
+  solution page with the filled grid.
+- `pack_pdf(puzzles, heading)`: every puzzle's pages in pack order and, at
+  the back, every solution page, numbered; crosswords and sliders (a slider
+  page shows the start and goal boards, its solution page the tiles to slide
+  in order).
+
+Layout: A4, one puzzle a page. The grid is as large as MAX_CELL allows
+within its share of the page; the clues take the first of a few
+(columns, size) settings that fits what is left, shrinking the grid before
+going below the smallest type; a clue list that does not fit even then (a
+25×25 grid with a long list) carries on over further pages rather than
+being cut. Text is measured in its font and a word longer than its column
+is broken, so nothing is clipped. The same puzzle gives the same bytes
+(reportlab's invariant mode: no dates, no random ids).
+
+Leaves out: fonts and drawing primitives (`pdfdraw.py`), text flow
+(`layout.py`), the shapes of the pictures (`figures.py`) and writing files.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen.canvas import Canvas
+
+from generators.export import (
+    ACROSS,
+    DOWN,
+    Puzzle,
+    enumeration_digits,
+    glued_edges,
+    reading_note,
+    require_kind,
+    surface_name,
+    title,
+)
+from generators.export.figures import CELL, Figure, crossword_figure, slider_figure
+from generators.export.layout import Block, balanced_height, fill_columns, wrap_words
+from generators.export.pdfdraw import Sheet, fonts_for
+
+PAGE_W, PAGE_H = A4
+MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 54.0, 50.0, 46.0  # points: room for a thumb and a page number
+CONTENT_W = PAGE_W - 2 * MARGIN_X
+CONTENT_H = PAGE_H - MARGIN_TOP - MARGIN_BOTTOM
+TITLE_PT, SUBTITLE_PT, NOTE_PT, TEXT_PT, HEADING_PT, FOOTER_PT = 16.0, 9.0, 8.5, 10.0, 10.0, 8.0
+LEADING = 1.22  # line height over font size
+RULE_GAP = 5.0  # between the subtitle and the rule under it
+GAP = 14.0  # between the header, grid, note and clues
+GUTTER = 18.0  # between clue columns
+CLUE_GAP = 0.2  # extra space after each clue, in lines of clue type
+HEADING_SPACE = 1.9  # a clue heading's height, in lines of its type: the space above it included
+NUMBER_GAP = 0.4  # between a clue number and its text, in ems
+MAX_CELL = 28.0  # points per grid cell (about 10 mm): a letter written by hand fits
+GRID_SHARES = (0.5, 0.34)  # of the page height the grid may take on a puzzle page: first choice, then less
+OVERFLOW_SHARE = 0.62  # the grid's share when the clues go on over further pages anyway
+SOLUTION_SHARE = 0.75
+MIN_LABEL_SCALE = 0.75  # seam labels print at no less than this share of their size (7 pt): about 5 pt
+MAX_LABEL_SCALE = 2.5
+# (columns, clue size) in order of preference: large type first, then more columns before small type.
+CLUE_SETTINGS = ((2, 10.0), (2, 9.5), (3, 9.5), (2, 9.0), (3, 9.0), (3, 8.5), (3, 8.0), (3, 7.5))
+OVERFLOW_SETTING = (3, 9.0)  # a list too long for one page: dense, yet the size of a newspaper's clues
+SLIDER_MAX_SCALE = 1.4  # a slider board prints at up to 1.4 times its picture's size: tiles of about 2 cm
+GREY = "#4d4d4d"
+RULE_LW = 0.5
+
+Draw = Callable[[Sheet, Puzzle], None]
+
+
+# --- the parts of a page --------------------------------------------------------------------
+
+def _header(sheet: Sheet, heading: str, subtitle: str) -> float:
+    """Title, subtitle and a rule at the top of the page; returns the y below them."""
+    y = PAGE_H - MARGIN_TOP - TITLE_PT
+    sheet.text(MARGIN_X, y, heading, "bold", TITLE_PT)
+    y -= SUBTITLE_PT * LEADING + 2
+    sheet.text(MARGIN_X, y, subtitle, "sans", SUBTITLE_PT, colour=GREY)
+    y -= RULE_GAP
+    sheet.line(MARGIN_X, y, PAGE_W - MARGIN_X, y, RULE_LW, GREY)
+    return y - GAP
+
+
+HEADER_H = TITLE_PT + SUBTITLE_PT * LEADING + 2 + RULE_GAP + GAP
+
+
+def _footer(sheet: Sheet) -> None:
+    """The page number, if the document numbers its pages, and the end of the page."""
+    number = sheet.next_page()
+    if number is not None:
+        sheet.text(PAGE_W / 2, MARGIN_BOTTOM / 2, str(number), "sans", FOOTER_PT, anchor="middle", colour=GREY)
+    sheet.show_page()
+
+
+def _figure_scale(figure: Figure, max_height: float) -> float:
+    """The scale at which the figure fills the width, without cells above MAX_CELL or exceeding `max_height`."""
+    return min(MAX_CELL / CELL, CONTENT_W / figure.width, max_height / figure.height)
+
+
+def _grid(puzzle: Puzzle, max_height: float, *, solution: bool) -> tuple[Figure, float]:
+    """The grid figure and its scale; a grid printed small gets larger seam labels (and margins for them)."""
+    grid = crossword_figure(puzzle, solution=solution, caption=False)
+    scale = _figure_scale(grid, max_height)
+    if scale < MIN_LABEL_SCALE:
+        grid = crossword_figure(puzzle, solution=solution, caption=False,
+                                label_scale=min(MIN_LABEL_SCALE / scale, MAX_LABEL_SCALE))
+        scale = _figure_scale(grid, max_height)
+    return grid, scale
+
+
+def _place_figure(sheet: Sheet, figure: Figure, top: float, scale: float) -> float:
+    """Draw the figure centred under `top`; returns the y below it."""
+    sheet.figure(figure, MARGIN_X + (CONTENT_W - figure.width * scale) / 2, top, scale)
+    return top - figure.height * scale - GAP
+
+
+def _paragraph(sheet: Sheet, text: str, size: float) -> list[str]:
+    return wrap_words(text.split(), CONTENT_W, sheet.measure("sans", size)) if text else []
+
+
+def _draw_lines(sheet: Sheet, lines: Sequence[str], top: float, size: float, *, centred: bool) -> float:
+    """Lines of grey text under `top`; returns the y below them."""
+    for i, line in enumerate(lines):
+        y = top - size - i * size * LEADING
+        if centred:
+            sheet.text(PAGE_W / 2, y, line, "sans", size, anchor="middle", colour=GREY)
+        else:
+            sheet.text(MARGIN_X, y, line, "sans", size, colour=GREY)
+    return top - len(lines) * size * LEADING - GAP
+
+
+# --- clues ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ClueStyle:
+    columns: int
+    size: float
+
+    @property
+    def width(self) -> float:
+        return (CONTENT_W - GUTTER * (self.columns - 1)) / self.columns
+
+    @property
+    def leading(self) -> float:
+        return self.size * LEADING
+
+
+def clue_text(entry: Mapping[str, Any]) -> str:
+    """The clue and its enumeration; the enumeration alone when the puzzle has no clue for the entry."""
+    enumeration = f"({enumeration_digits(entry)})"
+    clue = " ".join(str(entry.get("clue") or "").split())
+    return f"{clue} {enumeration}" if clue else enumeration
+
+
+def clue_blocks(sheet: Sheet, puzzle: Puzzle, style: ClueStyle) -> list[Block]:
+    """The Across and Down headings and every clue, wrapped to the column width, in reading order."""
+    widest = max((str(e["number"]) for e in puzzle["entries"]), key=len, default="0")
+    indent = sheet.width(widest, "serif-bold", style.size) + NUMBER_GAP * style.size  # numbers hang in a margin
+    measure = sheet.measure("serif", style.size)
+    blocks: list[Block] = []
+    for direction, heading in ((ACROSS, "Across"), (DOWN, "Down")):
+        entries = sorted((e for e in puzzle["entries"] if e["direction"] == direction), key=lambda e: e["number"])
+        if entries:
+            blocks.append(Block("heading", heading, (), HEADING_PT * HEADING_SPACE, keep_with_next=True))
+        for entry in entries:
+            lines = wrap_words(clue_text(entry).split(), style.width - indent, measure, keep_last=2)
+            blocks.append(Block("clue", str(entry["number"]), tuple(lines),
+                                style.leading * (len(lines) + CLUE_GAP), indent=indent))
+    return blocks
+
+
+def _draw_clue_columns(sheet: Sheet, columns: Sequence[Sequence[Block]], top: float, style: ClueStyle) -> None:
+    for i, column in enumerate(columns):
+        x = MARGIN_X + i * (style.width + GUTTER)
+        y = top
+        for j, block in enumerate(column):
+            if block.kind == "heading":
+                # The space a heading carries above it is not wanted at the top of a column.
+                if j == 0:
+                    y += HEADING_PT * (HEADING_SPACE - LEADING)
+                sheet.text(x, y - block.height + HEADING_PT * (LEADING - 1) + 2, block.label.upper(), "bold",
+                           HEADING_PT)
+            else:
+                sheet.text(x + block.indent - NUMBER_GAP * style.size, y - style.size, block.label, "serif-bold",
+                           style.size, anchor="end")
+                for k, line in enumerate(block.lines):
+                    sheet.text(x + block.indent, y - style.size - k * style.leading, line, "serif", style.size)
+            y -= block.height
+
+
+# --- crossword pages ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CrosswordLayout:
+    grid: Figure
+    scale: float
+    note: list[str]
+    style: ClueStyle
+    blocks: list[Block]
+
+
+def _subtitle(puzzle: Puzzle) -> str:
+    name = surface_name(puzzle)
+    entries = puzzle["entries"]
+    parts = [name[:1].upper() + name[1:], f"{puzzle['width']}×{puzzle['height']}", f"{len(entries)} clues"]
+    if any(glued_edges(puzzle)):
+        parts.append(f"{sum(1 for e in entries if e.get('seam_crossings'))} across the seam")
+    return " · ".join(parts)
+
+
+def crossword_layout(sheet: Sheet, puzzle: Puzzle) -> CrosswordLayout:
+    """The largest grid and clue type with which the puzzle fits one page; else OVERFLOW_SETTING, over pages."""
+    note = _paragraph(sheet, reading_note(puzzle), NOTE_PT)
+    note_h = NOTE_PT * LEADING * len(note) + (GAP if note else 0)
+    available = CONTENT_H - HEADER_H
+    for share in GRID_SHARES:
+        grid, scale = _grid(puzzle, available * share, solution=False)
+        room = available - grid.height * scale - GAP - note_h
+        for columns, size in CLUE_SETTINGS:
+            style = ClueStyle(columns, size)
+            blocks = clue_blocks(sheet, puzzle, style)
+            if balanced_height(blocks, columns) <= room:
+                return CrosswordLayout(grid, scale, note, style, blocks)
+    style = ClueStyle(*OVERFLOW_SETTING)
+    grid, scale = _grid(puzzle, available * OVERFLOW_SHARE, solution=False)
+    return CrosswordLayout(grid, scale, note, style, clue_blocks(sheet, puzzle, style))
+
+
+def _crossword_pages(sheet: Sheet, puzzle: Puzzle) -> None:
+    """The puzzle page (and, for a clue list too long for it, its continuation pages)."""
+    layout = crossword_layout(sheet, puzzle)
+    y = _header(sheet, title(puzzle), _subtitle(puzzle))
+    y = _place_figure(sheet, layout.grid, y, layout.scale)
+    y = _draw_lines(sheet, layout.note, y, NOTE_PT, centred=True) if layout.note else y
+    blocks = layout.blocks
+    while True:
+        # Level columns when the rest fits on this page; full ones when it goes on over the next.
+        height = min(balanced_height(blocks, layout.style.columns), y - MARGIN_BOTTOM)
+        columns, blocks = fill_columns(blocks, layout.style.columns, height)
+        _draw_clue_columns(sheet, columns, y, layout.style)
+        _footer(sheet)
+        if not blocks:
+            return
+        y = _header(sheet, f"{title(puzzle)} (continued)", _subtitle(puzzle))
+
+
+def _crossword_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
+    y = _header(sheet, f"Solution: {title(puzzle)}", _subtitle(puzzle))
+    grid, scale = _grid(puzzle, CONTENT_H * SOLUTION_SHARE, solution=True)
+    _place_figure(sheet, grid, y, scale)
+    _footer(sheet)
+
+
+# --- slider pages ---------------------------------------------------------------------------
+
+def tiles_moved(puzzle: Puzzle) -> list[int]:
+    """The tile that slides at each move of the stored solution, by replaying it from the start.
+
+    With one blank a move names the vertex the blank moves to (its tile slides
+    into the blank); with several, a move is [from, to]: the tile on `from`
+    slides into the blank on `to`."""
+    state = list(puzzle["start"])
+    tiles = []
+    for move in puzzle["solution"]:
+        source, target = move if isinstance(move, list) else (move, state.index(0))
+        tiles.append(state[source])
+        state[source], state[target] = 0, state[source]
+    return tiles
+
+
+def _slider_subtitle(puzzle: Puzzle) -> str:
+    board = puzzle["board"]
+    return (f"Board {board.get('name', '')} · {board['vertices']} spots, {len(board['edges'])} lines · "
+            f"{puzzle['length']} moves at best")
+
+
+def _slider_figure(sheet: Sheet, puzzle: Puzzle, top: float, panels: Sequence[str]) -> float:
+    board = slider_figure(puzzle, panels=panels)
+    scale = min(SLIDER_MAX_SCALE, CONTENT_W / board.width, CONTENT_H * 0.5 / board.height)
+    return _place_figure(sheet, board, top, scale)
+
+
+def _slider_page(sheet: Sheet, puzzle: Puzzle) -> None:
+    y = _header(sheet, title(puzzle), _slider_subtitle(puzzle))
+    y = _slider_figure(sheet, puzzle, y, ("start", "goal"))
+    blanks = "the empty spot" if puzzle.get("blanks", 1) == 1 else "an empty spot"
+    text = (f"Slide a tile along a line into {blanks}, one move at a time, until every tile stands where the goal "
+            f"shows it. It can be done in {puzzle['length']} moves, and no fewer.")
+    _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
+    _footer(sheet)
+
+
+def _slider_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
+    y = _header(sheet, f"Solution: {title(puzzle)}", _slider_subtitle(puzzle))
+    y = _slider_figure(sheet, puzzle, y, ("start",))
+    text = f"Slide the tiles in this order ({puzzle['length']} moves): {', '.join(map(str, tiles_moved(puzzle)))}."
+    _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
+    _footer(sheet)
+
+
+PAGES: dict[str, tuple[Draw, Draw]] = {"crossword": (_crossword_pages, _crossword_solution_page),
+                                       "slider": (_slider_page, _slider_solution_page)}
+
+
+# --- documents ------------------------------------------------------------------------------
+
+def _texts(puzzle: Puzzle) -> list[str]:
+    """The strings of a puzzle that reach its pages; the rest is the project's own wording."""
+    return [title(puzzle), str(puzzle.get("board", {}).get("name", ""))] + \
+        [str(e.get("clue") or "") for e in puzzle.get("entries", ())]
+
+
+def _document(heading: str, puzzles: Sequence[Puzzle], draw: Callable[[Sheet], None], *, numbered: bool) -> bytes:
+    buffer = io.BytesIO()
+    # invariant: no date and no random document id, so the same input gives the same bytes.
+    canvas = Canvas(buffer, pagesize=A4, invariant=1, pageCompression=1)
+    canvas.setTitle(heading)
+    canvas.setCreator("mobius-puzzles")
+    draw(Sheet(canvas, fonts_for(t for p in puzzles for t in _texts(p)), numbered))
+    canvas.save()
+    return buffer.getvalue()
+
+
+def crossword_pdf(puzzle: Puzzle) -> bytes:
+    """The crossword's puzzle page (or pages) and its solution page."""
+    require_kind(puzzle, "crossword")
+    puzzle_pages, solution_page = PAGES["crossword"]
+
+    def draw(sheet: Sheet) -> None:
+        puzzle_pages(sheet, puzzle)
+        solution_page(sheet, puzzle)
+
+    return _document(title(puzzle), [puzzle], draw, numbered=False)
+
+
+def pack_pdf(puzzles: Sequence[Puzzle], heading: str) -> bytes:
+    """The booklet: every puzzle in order, then every solution; pages numbered."""
+    kinds = {str(p.get("kind")) for p in puzzles}
+    if not kinds <= set(PAGES):
+        raise ValueError(f"expected crossword or slider puzzles, got kinds {sorted(kinds)}")
+
+    def draw(sheet: Sheet) -> None:
+        for puzzle in puzzles:
+            PAGES[puzzle["kind"]][0](sheet, puzzle)
+        for puzzle in puzzles:
+            PAGES[puzzle["kind"]][1](sheet, puzzle)
+
+    return _document(heading, puzzles, draw, numbered=True)

@@ -1,0 +1,44 @@
+"""Start-up: the CLI loads only what a command uses.
+
+`mobius --help` and the light commands must not pay for the solvers and
+plotting; this is checked on `sys.modules` in a fresh interpreter (how fast
+that is, is measured in benchmarks/RESULTS.md, not asserted here).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("ortools", "sympy", "matplotlib", "numpy", "networkx", "rich", "jsonschema", "dask",
+         "cpmodel.crossword.reference", "cpmodel.crossword.cpsat", "cpmodel.slider.search", "benchmarks.harness")
+
+
+def loaded_after(code: str) -> set[str]:
+    probe = f"import sys\n{code}\nimport json\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+def test_importing_the_cli_loads_no_solver_or_plotting_library() -> None:
+    loaded = loaded_after("import mobius.cli")
+    assert not [name for name in HEAVY if name in loaded]
+
+
+def test_help_loads_no_solver_or_plotting_library() -> None:
+    loaded = loaded_after("from typer.testing import CliRunner\nfrom mobius.cli import app\n"
+                          "assert CliRunner().invoke(app, ['pack', 'crossword', '--help']).exit_code == 0")
+    assert not [name for name in HEAVY if name in loaded and name != "rich"]
+
+
+def test_the_probe_can_fail() -> None:
+    assert "numpy" in loaded_after("import numpy")
+
+
+def test_bench_help_names_every_suite() -> None:
+    from benchmarks.suites import SUITES
+    from mobius.bench_cli import SUITE_NAMES
+
+    assert list(SUITE_NAMES) == list(SUITES)
