@@ -3,9 +3,10 @@
 Covers: `load` for the named lists (`en`, the embedded list built from
 wordfreq and english-words; `en-small`, its commoner part; `words`, the
 system's /usr/share/dict/words) and for plain, `WORD;SCORE` and gzip files;
-`from_words` for in-memory lists; `normalise`, the one rule turning an entry
-into upper-case A–Z; `WordList`, the immutable result; `DictionaryError` for
-unusable lists.
+`from_words` for in-memory lists; `portable` and `ListContent`, a list
+carried to a job as its content rather than a path; `normalise`, the one
+rule turning an entry into upper-case A–Z; `WordList`, the immutable
+result; `DictionaryError` for unusable lists.
 
 Leaves out: grids, slots and solvers (this is the bottom layer and imports
 nothing from the other packages), and any download at runtime — the `en`
@@ -13,7 +14,17 @@ data file is built by a developer with `python -m dictionaries.build_en`.
 """
 
 from dictionaries.errors import DictionaryError
-from dictionaries.wordlist import NAMED_LISTS, WordList, adjusted, from_words, load, normalise, read_word_set
+from dictionaries.wordlist import (
+    NAMED_LISTS,
+    ListContent,
+    WordList,
+    adjusted,
+    from_words,
+    load,
+    normalise,
+    portable,
+    read_word_set,
+)
 
-__all__ = ["NAMED_LISTS", "DictionaryError", "WordList", "adjusted", "from_words", "load", "normalise",
-           "read_word_set"]
+__all__ = ["NAMED_LISTS", "DictionaryError", "ListContent", "WordList", "adjusted", "from_words", "load", "normalise",
+           "portable", "read_word_set"]

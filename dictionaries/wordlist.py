@@ -3,8 +3,9 @@
 Covers: the one normalisation rule (`normalise`), reading plain, scored
 (`WORD;SCORE`) and gzip-compressed lists from disk, the named lists (`en`,
 `en-small`, `words`), filtering by length and score, and the immutable
-`WordList` that callers search. Every unusable input raises one
-`DictionaryError` naming the file (and line) and what was expected.
+`WordList` that callers search, and `ListContent`, a list carried as its
+content (for workers that cannot read the file). Every unusable input raises
+one `DictionaryError` naming the file (and line) and what was expected.
 
 Leaves out: anything about grids, slots or solvers (callers ask `by_length`
 and `require_lengths`), and building the embedded `en` list, which is
@@ -20,7 +21,7 @@ import re
 import unicodedata
 import zlib
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -51,6 +52,12 @@ MAX_LIST_BYTES = 64 << 20
 MAX_SCORE_DIGITS = 3
 # Error messages quote at most this much of a bad line.
 QUOTED_CHARS = 60
+# The lists every install has: a job can name them and be read on any
+# machine; any other list travels as its content (`portable`).
+EMBEDDED_LISTS = ("en", "en-small")
+# Shipped lists are compressed once on the sending side; sorted WORD;SCORE
+# text shrinks about fourfold, and level 6 (zlib's default) costs tens of ms per MB.
+SHIPPED_COMPRESSION = 6
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _SCORE_SEPARATOR = ";"
@@ -183,6 +190,44 @@ def adjusted(
     return from_words(list(kept), list(kept.values()), name=words.name)
 
 
+@dataclass(frozen=True, eq=False)
+class ListContent:
+    """A word list as data, for a job that may run where its file cannot be read.
+
+    `packed` is the list's normalised `WORD;SCORE` text (`WordList.to_text`),
+    zlib-compressed; `sha256` is the hash of that text (`content_hash`), which
+    keys it: equal contents load once per process, and bytes damaged on the
+    way are refused. `name`, `dropped` and `duplicates` are the original
+    list's, so the loaded list equals the one the sender read.
+    """
+
+    name: str
+    sha256: str
+    packed: bytes = field(repr=False)
+    dropped: int = 0
+    duplicates: int = 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ListContent) and (other.name, other.sha256) == (self.name, self.sha256)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.sha256))
+
+
+def portable(name_or_path: str | os.PathLike[str]) -> str | ListContent:
+    """What a job carries to name its list: an embedded list's name, or any other list's content.
+
+    `words` reads the system's /usr/share/dict/words, which a worker machine
+    may lack (or hold in another version), so it travels as content too.
+    """
+    if isinstance(name_or_path, str) and name_or_path in EMBEDDED_LISTS:
+        return name_or_path
+    full = load(name_or_path)
+    return ListContent(full.name, full.content_hash, zlib.compress(full.to_text().encode("ascii"),
+                                                                   SHIPPED_COMPRESSION),
+                       full.dropped, full.duplicates)
+
+
 def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
     """The words of a `--ban`/`--allow` file: one word or phrase a line, normalised; '#' starts a comment."""
     source = os.fspath(path)
@@ -201,7 +246,7 @@ def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
 
 
 def load(
-    name_or_path: str | os.PathLike[str],
+    name_or_path: str | os.PathLike[str] | ListContent,
     *,
     min_length: int = 1,
     max_length: int | None = None,
@@ -213,9 +258,12 @@ def load(
     for a file of that name. Files may be plain (one entry a line, score
     PLAIN_SCORE), scored (`WORD;SCORE`, SCORE an integer 0–100), or gzip of
     either, detected by its magic bytes. Results are cached in-process, keyed
-    by the file's modification time and size.
+    by the file's modification time and size — or, for a `ListContent`, by
+    its hash.
     """
     _check_filters(min_length, max_length, min_score)
+    if isinstance(name_or_path, ListContent):
+        return _select_content(name_or_path, min_length, max_length, min_score)
     name, path = _resolve(name_or_path)
     if name == "en-small":
         min_score = max(min_score, EN_SMALL_MIN_SCORE)
@@ -278,7 +326,29 @@ def _select(
     max_length: int | None,
     min_score: int,
 ) -> WordList:
-    full = _parse_file(path, stamp)
+    return _filtered(_parse_file(path, stamp), name, min_length, max_length, min_score)
+
+
+@lru_cache(maxsize=8)
+def _select_content(content: ListContent, min_length: int, max_length: int | None, min_score: int) -> WordList:
+    return _filtered(_unpack(content), content.name, min_length, max_length, min_score)
+
+
+@lru_cache(maxsize=4)
+def _unpack(content: ListContent) -> WordList:
+    """The list a `ListContent` holds, checked against its hash; parsed once per process."""
+    try:
+        data = zlib.decompress(content.packed)
+    except zlib.error as error:
+        raise DictionaryError(f"{content.name}: the shipped word list does not decompress ({error})") from None
+    if hashlib.sha256(data).hexdigest() != content.sha256:
+        raise DictionaryError(f"{content.name}: the shipped word list does not match its sha256 {content.sha256}")
+    full = _collect(_entries(content.name, data.decode("ascii").split("\n")), content.name)
+    return WordList(content.name, full.words, full.scores, content.dropped, content.duplicates)
+
+
+def _filtered(full: WordList, name: str, min_length: int, max_length: int | None, min_score: int) -> WordList:
+    """The words of `full` within the length bounds and at or above `min_score`."""
     longest = max_length if max_length is not None else max(full.lengths())
     kept = [
         (word, score)

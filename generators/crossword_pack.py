@@ -10,7 +10,10 @@ build the puzzle JSON with its quality report. A job that finds no fill
 within its deterministic budget raises `PuzzleFailed` and the plan gives the
 next attempt another grid. Also the independent re-check of a finished
 puzzle from its JSON alone (pattern rules, lights, dictionary words, no
-repeats, its quality figures).
+repeats, its quality figures). The spec carries its word list in a form
+every machine can load: an embedded list's name, or any other list's
+content (`dictionaries.portable`), so a worker elsewhere never reads the
+user's path.
 
 Leaves out: running jobs and writing files (`pack.py`), what puzzles share
 across the pack (`crossword_plan.py`), formats (`export/`).
@@ -28,7 +31,7 @@ from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from cpmodel.surface import surface as find_surface
-from dictionaries import WordList, adjusted, load
+from dictionaries import ListContent, WordList, adjusted, load, portable
 from generators.clues import ClueBank, ClueLines, clued_words, load_bank
 from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from generators.executors import PuzzleFailed
@@ -98,6 +101,15 @@ class CrosswordPackSpec:
     ban: frozenset[str] = frozenset()  # words never used (--ban FILE)
     allow: frozenset[str] = frozenset()  # words added to the dictionary (--allow FILE)
     kind: str = "crossword"
+    # The dictionary as jobs load it, filled in from `dictionary` when the spec
+    # is made (on the machine that can read the file): an embedded list's name,
+    # or the content of any other list. Jobs run where the file may be absent,
+    # and read the list the pack started with even if the file changes meanwhile.
+    word_source: str | ListContent | None = None
+
+    def __post_init__(self) -> None:
+        if self.word_source is None:
+            object.__setattr__(self, "word_source", portable(self.dictionary))
 
     @property
     def solver_spec(self) -> str:
@@ -161,7 +173,8 @@ class CrosswordPackSpec:
     def words(self, exclude: frozenset[str] = frozenset()) -> WordList:
         """The fill's words: the dictionary with --allow added, --ban and `exclude` removed and,
         with clues on, only the words the clue bank can clue."""
-        words = _pack_words(self.dictionary, self.min_score, self.allow, self.ban, self.clue_bank())
+        source = self.word_source or self.dictionary  # always the former: __post_init__ sets it
+        words = _pack_words(source, self.min_score, self.allow, self.ban, self.clue_bank())
         return adjusted(words, ban=exclude) if exclude else words
 
     # -- the plan and the job ---------------------------------------------------------------
@@ -230,9 +243,9 @@ class CrosswordPackSpec:
 
 
 @lru_cache(maxsize=8)
-def _pack_words(dictionary: str, min_score: int, allow: frozenset[str], ban: frozenset[str],
+def _pack_words(source: str | ListContent, min_score: int, allow: frozenset[str], ban: frozenset[str],
                 bank: ClueBank | None) -> WordList:
-    words = adjusted(load(dictionary, min_score=min_score), allow=allow, ban=ban)
+    words = adjusted(load(source, min_score=min_score), allow=allow, ban=ban)
     return clued_words(words, bank) if bank is not None else words
 
 

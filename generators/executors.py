@@ -10,7 +10,8 @@ everywhere — and with them the multiprocessing resource tracker, which exits
 once no process holds its pipe; an aborted run kills them at once instead of
 waiting for their current jobs. A Dask scheduler is connected to before
 anything is written, with a bounded wait, and a bad address is an
-`InputError`.
+`InputError`; on Dask the spec travels once per worker and the jobs of a
+worker that dies run again elsewhere.
 
 Leaves out: what a job computes (the pack specs) and the pack directory
 (`pack.py`).
@@ -44,6 +45,10 @@ ORPHAN_EXIT = 1
 # Waiting longer than this for a Dask scheduler means a wrong address or a
 # cluster that is down; saying so beats hanging.
 DASK_CONNECT_TIMEOUT_S = 10
+
+
+class ClusterError(RuntimeError):
+    """The cluster could not finish a job (its workers kept dying)."""
 
 
 class PuzzleFailed(Exception):
@@ -181,7 +186,22 @@ class LocalExecutor:
 # --- Dask ------------------------------------------------------------------------------
 
 class DaskExecutor:
-    """Jobs on an existing Dask cluster (`mobius-puzzles[dask]`)."""
+    """Jobs on an existing Dask cluster (`mobius-puzzles[dask]`).
+
+    The spec goes to the cluster once per pack, as the result of a task of
+    its own that the jobs depend on: each worker fetches it once (not once
+    a job), and the scheduler keeps the copy it needs to make it again. Data
+    put on the workers with `scatter` would instead be lost with the workers
+    holding it, failing every job still to run.
+
+    A worker that dies mid-pack costs only time: the scheduler runs its
+    unfinished jobs, and makes again the results it held, on the others. That
+    is safe because a job is a pure function of its arguments (spec, index,
+    what to avoid): a rerun gives the same puzzle, so the pack's bytes do not
+    depend on which worker ran what, or how often. A job that keeps killing
+    its workers is given up after Dask's `distributed.scheduler.allowed-failures`
+    (3 by default) and reported as `ClusterError`.
+    """
 
     def __init__(self, scheduler: Any) -> None:
         try:
@@ -192,23 +212,42 @@ class DaskExecutor:
         # A scheduler address, or a ready Client (the tests pass an in-process one).
         self.owned = not isinstance(scheduler, Client)
         self.client = scheduler if not self.owned else connect_dask(Client, scheduler)
+        self.specs: dict[int, tuple[Any, Any]] = {}  # id(spec) -> (spec, the future holding it)
 
     def submit(self, spec: Any, index: int, avoid: Any) -> Any:
         # pure=False: the same arguments twice (a rerun) must run again.
-        return self.client.submit(timed_job, spec, index, avoid, pure=False)
+        # retries=0: a job that raises would raise again (it is deterministic);
+        # lost workers are not failures and need no retries.
+        return self.client.submit(timed_job, self.shipped(spec), index, avoid, pure=False, retries=0)
+
+    def shipped(self, spec: Any) -> Any:
+        """The future whose result is `spec`, made at the first job of the spec."""
+        if id(spec) not in self.specs:  # the spec is kept too, so its id stays its own
+            self.specs[id(spec)] = (spec, self.client.submit(same, spec, pure=False))
+        return self.specs[id(spec)][1]
 
     def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
-        from dask.distributed import as_completed
+        from dask.distributed import KilledWorker, as_completed
 
         for future in as_completed(handles):
-            yield future.result()
+            try:
+                yield future.result()
+            except KilledWorker as exc:
+                raise ClusterError(f"a pack job was given up after the Dask workers running it died: {exc}; "
+                                   "the worker logs say why (often their memory limit)") from None
 
     def close(self) -> None:
+        self.specs.clear()
         if self.owned:
             self.client.close()
 
     def abort(self) -> None:
         self.close()
+
+
+def same(value: Any) -> Any:
+    """The task that hands a value to the tasks depending on it."""
+    return value
 
 
 def connect_dask(client_class: Any, address: str) -> Any:

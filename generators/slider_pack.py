@@ -12,17 +12,20 @@ walk from the goal gives a start that is solvable by construction. A
 registered optimal solver gives the exact distance and solution, and the
 start is kept only when that distance is the depth asked for. The
 independent re-check replays the solution, asks the group test (one blank)
-and checks the length. Leaves out: running jobs and writing files
-(`pack.py`).
+and checks the length. A board read from a file travels with the spec as
+its JSON, so a worker elsewhere never reads the user's path; presets travel
+by name. Leaves out: running jobs and writing files (`pack.py`).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from cpmodel.errors import InputError
@@ -117,9 +120,15 @@ def census(board: Board, goal: State, cells: int = CENSUS_CELLS) -> Census:
 
 
 @lru_cache(maxsize=4)
-def _board_census(board_spec: str, blanks: int) -> Census:
+def _board(board_spec: str, board_json: str | None) -> Board:
+    """The pack's board: from the JSON the spec carries (a board file), else from its preset name."""
+    return board_from_json(json.loads(board_json), board_spec) if board_json is not None else load_board(board_spec)
+
+
+@lru_cache(maxsize=4)
+def _board_census(board_spec: str, board_json: str | None, blanks: int) -> Census:
     # Once per process and board: the parent checks the bins, each worker draws starts.
-    board = load_board(board_spec)
+    board = _board(board_spec, board_json)
     return census(board, default_goal(board, blanks))
 
 
@@ -134,6 +143,10 @@ class SliderPackSpec:
     seed: int = 0
     time_limit: float | None = 60.0
     kind: str = "slider"
+    # A board file's board as JSON (with its name), filled in when the spec is
+    # made on the machine that can read the file; None for a preset, which
+    # every machine builds from its name.
+    board_json: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.count <= MAX_PACK_COUNT:
@@ -141,6 +154,9 @@ class SliderPackSpec:
         if not 0 <= self.depth_min <= self.depth_max <= MAX_PACK_DEPTH:
             raise InputError(f"--depth {self.depth_min}..{self.depth_max}: expected 0 <= MIN <= MAX <= "
                              f"{MAX_PACK_DEPTH}")
+        if self.board_json is None and Path(self.board).exists():  # a file: load_board's own test
+            board = load_board(self.board)
+            object.__setattr__(self, "board_json", json.dumps({"name": board.label, **board.to_json()}))
         self.check_depth_bins()
 
     @property
@@ -155,7 +171,7 @@ class SliderPackSpec:
         return {"board": self.load_board().to_json()}
 
     def load_board(self) -> Board:
-        return load_board(self.board)
+        return _board(self.board, self.board_json)
 
     def depth_of(self, index: int) -> int:
         """MIN + round(index·(MAX − MIN)/(count − 1)): the first puzzle at MIN, the last at MAX."""
@@ -168,7 +184,7 @@ class SliderPackSpec:
         """Refuse, before any job starts, depth bins the board cannot fill with distinct starts."""
         board = self.load_board()  # a bad board or blank count fails here, first
         validate_state(board, default_goal(board, self.blanks), "goal", self.blanks)
-        found = _board_census(self.board, self.blanks)
+        found = _board_census(self.board, self.board_json, self.blanks)
         depths = f"--depth {self.depth_min}..{self.depth_max}"
         needed = Counter(self.depth_of(i) for i in range(self.count))
         for depth, puzzles in sorted(needed.items()):
@@ -186,7 +202,7 @@ class SliderPackSpec:
     def _start(self, board: Board, goal: State, target: int, attempt: int, avoid: Avoid,
                rng: random.Random) -> State | None:
         """A start for `target`: drawn from the census layer when known, else a random walk's end."""
-        layers = _board_census(self.board, self.blanks).layers
+        layers = _board_census(self.board, self.board_json, self.blanks).layers
         if target < len(layers):
             free: Sequence[State] = layers[target]
             if avoid.keys:

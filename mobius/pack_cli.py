@@ -78,6 +78,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
          force: bool) -> None:
     from rich.console import Console
 
+    from generators.executors import ClusterError
     from generators.pack import PackError, build_pack
 
     command = " ".join(["mobius", *map(shlex.quote, sys.argv[1:])])
@@ -86,7 +87,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         with sigterm_as_interrupt(), _progress_bar(console, spec) as show:
             puzzles = build_pack(spec, out, workers=workers, executor=executor, scheduler=scheduler, resume=resume,
                                  force=force, command=command, on_progress=show)
-    except PackError as exc:
+    except (PackError, ClusterError) as exc:
         raise InputError(str(exc)) from None
     except KeyboardInterrupt:
         done = len(list((out / "puzzles").glob("*.json")))

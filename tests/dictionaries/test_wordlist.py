@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import hashlib
+import pickle
 import re
+import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dictionaries import DictionaryError, WordList, from_words, load, normalise
+from dictionaries import DictionaryError, ListContent, WordList, from_words, load, normalise, portable
 from dictionaries import wordlist
 from dictionaries.build_en import zipf_to_score
 
@@ -345,3 +349,44 @@ def test_a_path_named_like_a_named_list_is_a_file(
     write(tmp_path / "en", "emu\n")
     assert load(Path("en")).words == ("EMU",)
     assert load("./en").words == ("EMU",)
+
+
+# -- lists carried as content (for workers that cannot read the file) ----------------------------
+
+@given(st.lists(st.text(alphabet="abcdeé -'", min_size=1, max_size=6), min_size=1, max_size=30),
+       st.integers(1, 4), st.integers(0, 60))
+def test_a_shipped_list_loads_as_the_file_does(entries: list[str], min_length: int, min_score: int) -> None:
+    scored = [f"{entry};{(7 * i) % 101}" for i, entry in enumerate(entries)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = write(Path(folder) / "mine.txt", "\n".join(scored) + "\n")
+        try:
+            expected = load(path, min_length=min_length, min_score=min_score)
+        except DictionaryError:
+            return  # nothing usable: portable refuses it the same way
+        shipped = portable(path)
+        assert isinstance(shipped, ListContent) and shipped.sha256 == load(path).content_hash
+    assert load(shipped, min_length=min_length, min_score=min_score) == expected  # the file is gone by now
+
+
+def test_a_shipped_list_survives_pickling_and_loads_once_per_process(tmp_path: Path) -> None:
+    shipped = portable(write(tmp_path / "mine.txt", "emu\nyak\nyak\nx-ray\ncat's\n"))
+    copy = pickle.loads(pickle.dumps(shipped))
+    assert copy == shipped and copy is not shipped
+    assert load(copy) is load(shipped)  # cached by content hash
+    assert (load(copy).dropped, load(copy).duplicates, load(copy).name) == (1, 1, str(tmp_path / "mine.txt"))
+
+
+def test_damaged_shipped_bytes_are_refused(tmp_path: Path) -> None:
+    shipped = portable(write(tmp_path / "mine.txt", "emu\nyak\n"))
+    other = zlib.compress(b"EMU;50\nGNU;50\n")
+    with pytest.raises(DictionaryError, match="does not match its sha256"):
+        load(dataclasses.replace(shipped, packed=other))
+    with pytest.raises(DictionaryError, match="does not decompress"):
+        load(dataclasses.replace(shipped, sha256="0" * 64, packed=b"not zlib"))
+
+
+def test_embedded_lists_travel_by_name_and_the_system_list_as_content() -> None:
+    assert portable("en") == "en" and portable("en-small") == "en-small"
+    if wordlist.SYSTEM_WORDS_PATH.exists():
+        shipped = portable("words")
+        assert isinstance(shipped, ListContent) and load(shipped) == load("words")
