@@ -184,7 +184,7 @@ class ClueWriter:
                 if synset.is_offensive:
                     continue  # never clue with an offensive sense
                 texts = [next((t for t in slot if not family.gives_away(t)), None)
-                         for slot in self._sense_clues(synset, source)]
+                         for slot in self._sense_clues(synset, source, family)]
                 for place, text in enumerate(dict.fromkeys(t for t in texts if t)):
                     ranked.append((place + sense, sense, source_number, text))
         if not ranked:
@@ -205,9 +205,9 @@ class ClueWriter:
                     index.setdefault(token.upper(), set()).add(example)
         return {word: sorted(examples, key=lambda e: (len(e), e)) for word, examples in index.items()}
 
-    def _sense_clues(self, synset: Synset, source: Source) -> Iterator[list[str]]:
+    def _sense_clues(self, synset: Synset, source: Source, family: Family) -> Iterator[list[str]]:
         """The sense's clue slots, in order; each lists alternatives, the caller takes the first fair one."""
-        yield from self._definitions(synset, source)
+        yield from self._definitions(synset, source, family)
         yield from ([clue] for clue in self._synonyms(synset, source))
         yield from ([clue] for clue in self._kinds(synset, source))
         blanks = (blank_clue(example, source.form) for example in synset.examples)
@@ -215,10 +215,15 @@ class ClueWriter:
         if source.tag is None:
             yield from ([clue] for clue in self._opposites(synset, source))
 
-    def _definitions(self, synset: Synset, source: Source) -> Iterator[list[str]]:
+    def _definitions(self, synset: Synset, source: Source, family: Family) -> Iterator[list[str]]:
         # Only the first part: later parts of a gloss often lean on it
         # ("the leaves of the shrub …; has the effect of a … stimulant").
         text = clean_definition(synset.definition.split(";", 1)[0])
+        if text and family.gives_away(text):
+            # A gloss that names its own answer ("the fatty flesh of eel") is
+            # about it, not a definition of it: a shortening that hides the
+            # answer ("The fatty flesh") would mislead, so the sense clues otherwise.
+            return
         if text and source.tag is not None:
             text = inflect_definition(text, synset.pos, source.tag, self.known) or ""
         if text:

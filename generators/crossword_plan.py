@@ -6,7 +6,8 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
 
 - Patterns come from the pack's `PatternSurvey` (distinct grids, the pack's
   lane of the space first): each puzzle takes the next grid of the walk, so
-  no two puzzles share a grid while the space lasts. Once the walk is used
+  no two puzzles share a grid while the space lasts; grids with many long
+  lights (hard to fill) are passed over until the walk holds no other. Once the walk is used
   up — the rules allow fewer grids than the pack has puzzles, which the
   plan says up front when it knows — each new puzzle takes the grid used
   least so far (not one another job of the round has, then the one that
@@ -33,6 +34,7 @@ Leaves out: making a puzzle (`crossword_pack.py`), running rounds
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -64,8 +66,22 @@ RETIRE_RATIO = 3
 # does not fill quickly is dropped for the next. On the 9×7 torus a third of
 # the grids fill within 300 backtracks and only a twelfth more within 1,000.
 FIRST_TRY_SHARE = 0.3
+# Attempts of one puzzle after which its grids get the whole budget: late in
+# a large pack the best words are used and few fills come quickly, so a
+# puzzle that keeps failing is given the time it needs rather than failing
+# the pack (a grid that fails at 300 backtracks there fills at 1,000 about
+# one time in eight).
+FULL_BUDGET_AFTER = 8
 # Attempts of one puzzle before it is given up and reported.
 MAX_TRIES = 60
+# A light of at least this share of the longest the rules allow is *long*;
+# a grid with more than EASY_LONG_LIGHTS long lights is handed out only
+# once the walk holds no other. Long lights crossing each other are what
+# makes a grid hard: of 60 fresh 11×5 Möbius grids (1,000 backtracks) every
+# grid with one light of 8+ letters filled, 81 % with two, 35 % with three,
+# none with four; and a failed attempt costs about fifteen fills.
+LONG_LIGHT_SHARE = 0.7
+EASY_LONG_LIGHTS = 2
 # Shares of the word list the jobs running at once prefer, one each.
 SHARES = ROUND_SIZE * ROUNDS_IN_FLIGHT
 # Recurring words listed in the manifest (most recurrent first).
@@ -101,6 +117,8 @@ class CrosswordPlan:
         self.ledger = AnswerLedger(self.policy)
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
         self.walk_next = 0  # the next position of the survey's walk to hand out
+        self.deferred: list[str] = []  # hard grids of the walk passed over, in walk order
+        self.long_light = math.ceil(LONG_LIGHT_SHARE * (pattern_spec.max_length or max(spec.width, spec.height)))
         self.uses: Counter[str] = Counter()  # pattern -> puzzles accepted with it
         self.fills: Counter[str] = Counter()  # pattern -> fills it gave (accepted or not)
         self.failures: Counter[str] = Counter()
@@ -154,17 +172,27 @@ class CrosswordPlan:
         self.pending[index] = key
         self.tried.setdefault(index, set()).add(key)
         # A small space needs every grid that fills at all; a large one has others to try.
-        share = 1.0 if self.survey.exact or self.fills[key] else FIRST_TRY_SHARE
+        share = 1.0 if self.survey.exact or self.fills[key] or attempt >= FULL_BUDGET_AFTER else FIRST_TRY_SHARE
         job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
                            index % SHARES, self.ledger.forbidden(index), self.ledger.penalties(index), share)
         return Avoid(attempt=attempt, assignment=job)
 
     def _next_pattern(self, index: int) -> str | None:
-        """The next grid of the walk, or once it is used up the live grid used least."""
+        """The next easy grid of the walk, then the hard ones passed over, and once
+        all are used the live grid used least."""
         while (found := self.survey.get(self.walk_next)) is not None:
             self.walk_next += 1
-            if found[0] not in self.retired:
-                return found[0]
+            key, grid = found
+            if key in self.retired:
+                continue
+            if self._is_hard(grid):
+                self.deferred.append(key)
+                continue
+            return key
+        while self.deferred:
+            key = self.deferred.pop(0)
+            if key not in self.retired:
+                return key
         if not self.reused:
             self.reused = True
             self.notes.append(f"all {self.survey.found} grids are in use: grids now repeat, each with a new fill")
@@ -179,6 +207,10 @@ class CrosswordPlan:
         # A grid twice in one round would likely get the same long answers twice: one of them redone.
         return min(live, key=lambda k: (k in busy, k in tried, self.uses[k], self.failures[k] - self.fills[k],
                                         position[k]))
+
+    def _is_hard(self, grid: Grid) -> bool:
+        lights = find_lights(grid, self.spec.min_length).lights
+        return sum(1 for light in lights if light.length >= self.long_light) > EASY_LONG_LIGHTS
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:

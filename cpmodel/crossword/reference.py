@@ -40,7 +40,7 @@ import weakref
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from cpmodel.crossword.problem import Fill, FillProblem
 from cpmodel.solver import SolveResult, SolverBase, Status, option
@@ -62,6 +62,12 @@ FEW_WORDS = 4
 RANDOM_CHOICES = 3
 # MRV breaks ties between equal domain sizes by degree; degrees stay below this.
 DEGREE_SPAN = 1 << 12
+# Letter sets each memo of a word index keeps per position before it starts
+# afresh. An index lives as long as its word list — a whole pack in a
+# worker — and the letter sets a long run meets have no bound: unbounded
+# memos grew pack workers to 6 GB by puzzle 400. One fill meets a few
+# hundred sets; this keeps a memo under ~2 MB (a union is one bit a word).
+MEMO_LIMIT = 2048
 
 
 
@@ -113,15 +119,15 @@ class LengthIndex:
                 low = rest & -rest
                 cached |= masks[low.bit_length() - 1]
                 rest ^= low
-            self.unions[pos][letters] = cached
+            _remember(self.unions[pos], letters, cached)
         return cached
 
     def letter_tests(self, pos: int, letters: int) -> tuple[tuple[int, int], ...]:
         """(1 << L, masks[pos][L]) for each letter L of the set that occurs at pos."""
         cached = self.tests[pos].get(letters)
         if cached is None:
-            cached = self.tests[pos][letters] = tuple(
-                (1 << L, mask) for L, mask in enumerate(self.masks[pos]) if mask and letters >> L & 1)
+            cached = tuple((1 << L, mask) for L, mask in enumerate(self.masks[pos]) if mask and letters >> L & 1)
+            _remember(self.tests[pos], letters, cached)
         return cached
 
     def group_end(self, k: int) -> int:
@@ -170,6 +176,13 @@ def length_index(words: WordList, length: int) -> LengthIndex:
     if index is None:
         index = per_list[length] = LengthIndex(words.by_length(length), words.score, length)
     return index
+
+
+def _remember(memo: dict[int, Any], key: int, value: Any) -> None:
+    """Store in a bounded memo: a full one starts afresh (cheaper than LRU bookkeeping in the inner loop)."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
 
 
 # --- the constraint network ---------------------------------------------------

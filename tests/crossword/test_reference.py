@@ -263,3 +263,28 @@ def test_a_seeded_choice_among_the_best_gives_many_fills_of_one_grid() -> None:
     fills = {tuple(sorted(solver.solve(problem, seed=seed).solution.items())) for seed in range(12)}
     assert len(fills) >= 8
     assert all(verify(problem, dict(fill)) == [] for fill in fills)
+
+
+def test_the_word_index_memos_stay_bounded_and_right() -> None:
+    """An index lives as long as its word list (a whole pack): its memos of
+    letter sets must not grow without bound, and stay correct when renewed."""
+    words = from_words(["".join(t) for t in itertools.product("ABCDEFGH", repeat=3)])
+    index = length_index(words, 3)
+    sets = range(1, 1 << 8)  # every non-empty subset of A..H, asked for several times over
+    for _ in range(reference.MEMO_LIMIT // len(sets) + 2):
+        for letters in sets:
+            expected = 0
+            for k, word in enumerate(index.words):
+                if letters >> (ord(word[1]) - ord("A")) & 1:
+                    expected |= 1 << k
+            assert index.union(1, letters) == expected
+            assert [bit for bit, _ in index.letter_tests(1, letters)] == [1 << L for L in range(8) if letters >> L & 1]
+    limited = reference.MEMO_LIMIT
+    reference.MEMO_LIMIT = 16
+    try:
+        for letters in sets:
+            index.union(2, letters)
+            index.letter_tests(2, letters)
+        assert len(index.unions[2]) <= 16 and len(index.tests[2]) <= 16
+    finally:
+        reference.MEMO_LIMIT = limited
