@@ -159,3 +159,29 @@ def test_a_seam_rule_on_the_plane_is_one_clear_error(tmp_path: Path) -> None:
     result = mobius("pack", "crossword", "--surface", "plane", "--width", "9", "--height", "9",
                     "--min-seam-lights", "2", "--out", str(tmp_path / "p"))
     assert result.returncode == 2 and "the plane has no seam" in result.stderr
+
+
+def test_default_packs_of_seeds_zero_and_one_share_no_grid_and_no_fill(tmp_path: Path) -> None:
+    """The Quick start's size: grids are compared up to the surface's isometries, by this test's own
+    enumeration of shifts and mirrors of the Möbius rectangle."""
+    packs = [build_pack(CrosswordPackSpec(count=6, width=11, height=5, seed=seed), tmp_path / str(seed), exports=False)
+             for seed in (0, 1)]
+
+    def images(puzzle: dict[str, Any]) -> set[str]:
+        rows = ["".join("#" if c == "#" else "." for c in row) for row in puzzle["rows"]]
+        width = len(rows[0])
+        # The strip's cells in order along it: row y, then (across the seam) row H-1-y read on.
+        band = ["".join(rows[y]) + "".join(rows[len(rows) - 1 - y]) for y in range(len(rows))]
+        found = set()
+        for shift in range(2 * width):
+            for flip in (False, True):
+                turned = [line[shift:] + line[:shift] for line in band]
+                picked = [turned[y][:width] for y in range(len(rows))]
+                found.add("/".join(reversed(picked) if flip else picked))
+                found.add("/".join(row[::-1] for row in (reversed(picked) if flip else picked)))
+        return found
+
+    zero, one = (list(pack.values()) for pack in packs)
+    assert not {"/".join(p["rows"]) for p in zero} & {"/".join(p["rows"]) for p in one}
+    assert not set().union(*map(images, zero)) & {"/".join("".join("#" if c == "#" else "." for c in r)
+                                                            for r in p["rows"]) for p in one}
