@@ -12,7 +12,8 @@ import pytest
 from cpmodel.crossword import reference
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.reference import ReferenceSolver, length_index, luby
+from cpmodel.crossword.propagation import length_index
+from cpmodel.crossword.reference import ReferenceSolver, luby
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver
 from dictionaries import from_words
