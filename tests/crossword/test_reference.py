@@ -6,13 +6,14 @@ deadline."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from cpmodel.crossword import reference
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.propagation import length_index
+from cpmodel.crossword.propagation import Wipeout, build_network, initial_domains, length_index
 from cpmodel.crossword.reference import ReferenceSolver, luby
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver
@@ -264,3 +265,13 @@ def test_a_seeded_choice_among_the_best_gives_many_fills_of_one_grid() -> None:
     fills = {tuple(sorted(solver.solve(problem, seed=seed).solution.items())) for seed in range(12)}
     assert len(fills) >= 8
     assert all(verify(problem, dict(fill)) == [] for fill in fills)
+
+
+def test_the_search_weighs_the_crossing_a_wipeout_blames() -> None:
+    problem = make_problem(["...", "...", "..."], ["ABC", "DEF"], allow_repeats=True)
+    net = build_network(problem)
+    st = reference.SearchState(net, initial_domains(problem, net), float("inf"), random.Random(0))
+    assert reference.consistent_or_blamed(st, None) and st.weight == [1] * len(st.weight)
+    assert not reference.consistent_or_blamed(st, Wipeout(0, 2))
+    assert not reference.consistent_or_blamed(st, Wipeout(1, None))  # no crossing to blame
+    assert st.weight == [2 if c == 2 else 1 for c in range(len(st.weight))]
