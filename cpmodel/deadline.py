@@ -1,6 +1,11 @@
-"""Hard deadlines for library calls that do not look at the clock often enough.
+"""Deadlines: the one way every solver and table build works to a time limit.
 
-Covers: `call_before`, which runs a function in a forked child process and
+Covers: `deadline_of`, the one conversion from a time limit to a
+`time.perf_counter()` deadline; `DeadlineExceeded`, raised by whatever passes
+its deadline (a search, propagation, a pattern-database build, building a
+CP-SAT model), which solvers turn into TIMEOUT; `check_deadline`; and hard
+deadlines for library calls that do not look at the clock often enough:
+`call_before`, which runs a function in a forked child process and
 returns its (picklable) result, or None once the deadline has passed — the
 child is then killed. CP-SAT needs it: expanding a table of a million rows in
 its presolve takes 10-20 s on this project's machines without once checking
@@ -13,6 +18,7 @@ size of its model) and anything solver-specific.
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import select
@@ -24,6 +30,21 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _CHUNK = 1 << 16
+
+
+class DeadlineExceeded(Exception):
+    """Raised when a build, a propagation or a search passes its deadline (or a search its budget)."""
+
+
+def deadline_of(time_limit: float | None) -> float:
+    """The `time.perf_counter()` value at which `time_limit` seconds from now run out (inf: none)."""
+    return math.inf if time_limit is None else time.perf_counter() + time_limit
+
+
+def check_deadline(deadline: float | None) -> None:
+    """Raise DeadlineExceeded once `deadline` (a `time.perf_counter()` value; None: none) has passed."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise DeadlineExceeded
 
 
 class ChildFailed(RuntimeError):

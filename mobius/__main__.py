@@ -6,7 +6,7 @@ would otherwise print a traceback of whatever module was loading.
 
 import sys
 
-EXIT_INTERRUPTED = 130
+from mobius.exits import EXIT_INTERRUPTED
 
 
 def main() -> None:

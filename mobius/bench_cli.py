@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from mobius.exits import EXIT_DISAGREEMENT
 from mobius.options import MAX_TIME_LIMIT_S, finite
 
 if TYPE_CHECKING:
     from benchmarks.harness import Record
 
-EXIT_DISAGREEMENT = 1
 # The suites' names for the help text, which must not load the suites (and
 # with them the solvers and matplotlib) just to print itself; a test keeps
 # this list equal to `benchmarks.suites.SUITES`.

@@ -34,9 +34,8 @@ except ImportError:  # older typer runs on click itself
 from cpmodel.errors import InputError
 from dictionaries.errors import DictionaryError
 from mobius import bench_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
+from mobius.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 # An error line quotes at most this many characters of any one word (a
 # path, an argument: long real paths still fit) and is at most
 # MAX_MESSAGE_CHARS long: a 100,000-character argument must not come back in full.

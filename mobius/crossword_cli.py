@@ -13,6 +13,7 @@ from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
+from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import MAX_TIME_LIMIT_S, finite
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
@@ -24,8 +25,8 @@ SurfaceOpt = Annotated[Optional[str], typer.Option("--surface", help="Override t
 MinLengthOpt = Annotated[int, typer.Option("--min-length", min=1, help="Shortest run that counts as a light.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 
-# Exit codes of `fill`, as documented in the README.
-EXIT_FILLED, EXIT_NO_FILL, EXIT_TIMEOUT = 0, 1, 3
+# Exit codes of `fill`, as documented in the README; any other status is EXIT_INTERNAL.
+FILL_EXITS = {Status.SOLVED: EXIT_OK, Status.UNSAT: EXIT_NO_SOLUTION, Status.TIMEOUT: EXIT_TIMEOUT}
 
 
 @app.command("lights")
@@ -65,7 +66,7 @@ def fill_command(
     allow: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 3 timeout, 2 bad input."""
+    """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 2 bad input, 3 timeout, 4 internal error."""
     from cpmodel.crossword.problem import FillProblem, FillRules
     from cpmodel.crossword.verify import verify
     from dictionaries import adjusted, load
@@ -102,8 +103,8 @@ def fill_command(
         if problems:
             typer.echo(f"mobius: internal error: solver {result.solver} returned an invalid fill: "
                        + "; ".join(problems[:5]), err=True)
-            raise typer.Exit(4)
-    status = {Status.SOLVED: "SAT", Status.UNSAT: "UNSAT", Status.TIMEOUT: "TIMEOUT"}.get(result.status, "ERROR")
+            raise typer.Exit(EXIT_INTERNAL)
+    status = result.status.value  # SOLVED, UNSAT, TIMEOUT or ERROR, as every command prints it
     words_read = problem.entries(fill) if fill else None
 
     def clue_of(word: str) -> str:
@@ -128,4 +129,4 @@ def fill_command(
             if bank is not None:
                 typer.echo("\n".join(f"{light.label} {word}: {clue_of(word)}"
                                       for light, word in zip(problem.lights.lights, words_read)))
-    raise typer.Exit({"SAT": EXIT_FILLED, "UNSAT": EXIT_NO_FILL, "TIMEOUT": EXIT_TIMEOUT}.get(status, 4))
+    raise typer.Exit(FILL_EXITS.get(result.status, EXIT_INTERNAL))

@@ -25,6 +25,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cpmodel.errors import InputError
+from mobius.exits import EXIT_INTERRUPTED
 from mobius.options import MAX_TIME_LIMIT_S, finite
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
@@ -37,7 +38,6 @@ MAX_COUNT = 9999
 # a Dask cluster takes at most this many jobs at once from one pack too.
 MAX_WORKERS = 1024
 ALL_CORES = os.cpu_count() or 1
-EXIT_INTERRUPTED = 130
 
 
 OutOpt = Annotated[Path, typer.Option("--out", help="Pack directory to create (or complete with --resume).")]

@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
+from cpmodel.deadline import DeadlineExceeded, deadline_of
 from cpmodel.inputs import read_text_bounded
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
-from cpmodel.slider.deadline import DeadlineExceeded, deadline_of
 from cpmodel.solver import (
     Solver,
     SolveResult,
@@ -34,6 +34,7 @@ from cpmodel.solver import (
     get_solver,
     require_usable,
 )
+from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
     from cpmodel.slider.group import BoardFacts
@@ -47,8 +48,6 @@ StartOpt = Annotated[str, typer.Option(
 GoalOpt = Annotated[Optional[str], typer.Option(
     "--goal", help="Default: tile v on vertex v, with the first K vertices blank. Or @FILE.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
-
-EXIT_SOLVED, EXIT_UNREACHABLE, EXIT_TIMEOUT, EXIT_INTERNAL = 0, 1, 3, 4
 
 # A state file: 10⁵ tiles of up to 5 digits and a separator each (600 kB),
 # with room for formatting.
@@ -122,7 +121,7 @@ def report_unreachable(problem: SliderProblem, solver: str, wall_s: float, stats
     payload = solve_payload("UNREACHABLE", solver, wall_s, stats) | {"reason": reason}
     emit(payload, as_json, [f"UNREACHABLE ({solver}, {wall_s:.2f} s): {reason}",
                             f"start: {format_state(problem.start)}", f"goal:  {format_state(problem.goal)}"])
-    raise typer.Exit(EXIT_UNREACHABLE)
+    raise typer.Exit(EXIT_NO_SOLUTION)
 
 
 def report_internal_error(result: SolveResult, message: str, as_json: bool) -> NoReturn:
@@ -198,7 +197,7 @@ def check_command(board: BoardArg, start: StartOpt, goal: GoalOpt = None, as_jso
     reachable, reason = is_reachable(build_problem(board, start, goal, blanks=1))
     emit({"reachable": reachable, "reason": reason}, as_json,
          [f"{'reachable' if reachable else 'unreachable'}: {reason}"])
-    raise typer.Exit(EXIT_SOLVED if reachable else EXIT_UNREACHABLE)
+    raise typer.Exit(EXIT_OK if reachable else EXIT_NO_SOLUTION)
 
 
 # --- inspect -------------------------------------------------------------------------
@@ -231,9 +230,6 @@ def inspect_command(board: BoardArg, as_json: JsonOpt = False) -> None:
 
 
 # --- prepare -------------------------------------------------------------------------
-
-EXIT_INTERRUPTED = 130  # the shell's code for a Ctrl-C
-
 
 @app.command("prepare")
 def prepare_command(

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 HEAVY = ("ortools", "sympy", "matplotlib", "numpy", "networkx", "rich", "jsonschema", "dask",
-         "cpmodel.crossword.reference", "cpmodel.crossword.cpsat", "cpmodel.slider.search", "benchmarks.harness")
+         "cpmodel.crossword.propagation", "cpmodel.crossword.reference", "cpmodel.crossword.cpsat", "cpmodel.slider.search", "benchmarks.harness")
 
 
 def loaded_after(code: str) -> set[str]:

@@ -12,8 +12,8 @@ model is built the tables are shrunk, because CP-SAT spends most of its time
 expanding large tables in presolve: the unary filters (length, minimum
 score, excluded words, prefilled letters) always, and with ``prepass="ac3"`` arc consistency over the
 crossings, which also proves many grids UNSAT before CP-SAT starts. Both
-filters are the reference solver's (`reference.initial_domains`,
-`reference.ac3`), so the project has one arc-consistency code. Counters
+filters are the project's one pre-pass (`propagation.candidate_words`), which
+the reference solver starts from too. Counters
 (table rows before and after, pre-pass, build and presolve times, conflicts,
 branches, CP-SAT's deterministic time, the objective) go into
 `SolveResult.stats`. A time limit bounds the whole solve: the pre-pass and
@@ -21,7 +21,8 @@ the model building look at the clock as they go, and CP-SAT (presolve
 included) gets what is left.
 
 Leaves out: search heuristics of its own (CP-SAT searches), the backtracking
-search of `reference.py` and checking fills (`verify.py`).
+search of `reference.py`, arc consistency (`propagation.py`) and checking
+fills (`verify.py`).
 """
 
 from __future__ import annotations
@@ -38,14 +39,13 @@ from typing import ClassVar
 import numpy as np
 from ortools.sat.python import cp_model
 
-from cpmodel.crossword import reference
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.deadline import call_before
+from cpmodel.crossword.propagation import ALPHABET, candidate_words
+from cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
 from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
 from cpmodel.surface import Cell
 
-ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 PREPASSES = ("ac3", "none")
 # CP-SAT's own ceiling on parallel workers is far above any machine here;
 # past this a value is a typo, not a wish.
@@ -141,9 +141,9 @@ class CpSatFillSolver(SolverBase):
         }
         # Pre-pass: shrink every light's table before CP-SAT sees it.
         try:
-            domains = _prepass(problem, fixpoint=self.prepass == "ac3", deadline=deadline, seed=seed)
+            domains = _prepass(problem, fixpoint=self.prepass == "ac3", deadline=deadline)
             failure = Status.UNSAT  # if a table is empty
-        except reference.DeadlineReached:
+        except DeadlineExceeded:
             domains, failure = None, Status.TIMEOUT
         stats["prepass_s"] = time.perf_counter() - start
         if domains is None:
@@ -154,7 +154,7 @@ class CpSatFillSolver(SolverBase):
         build_start = time.perf_counter()
         try:
             model, letter_vars = _build_model(problem, domains, self.maximize, deadline)
-        except reference.DeadlineReached:
+        except DeadlineExceeded:
             stats["build_s"] = time.perf_counter() - build_start
             return self._result(Status.TIMEOUT, None, start, stats)
         if hint:
@@ -203,17 +203,17 @@ class CpSatFillSolver(SolverBase):
 # --- pre-pass -----------------------------------------------------------------------
 
 
-def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float, seed: int) -> Domains | None:
-    """The tables left after the reference solver's filters; None if one empties.
+def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float) -> Domains | None:
+    """The tables left after the shared pre-pass; None if one empties.
 
-    The filters are `reference.candidate_words`: length, minimum score and
+    The filters are `propagation.candidate_words`: length, minimum score and
     prefilled letters, then with `fixpoint` arc consistency over every
     crossing (which also drops a word forced in one light from the others of
     its length). Reusing it keeps one arc-consistency code in the project, and
     its bitset domains are cheap to turn into table rows. Raises
-    `reference.DeadlineReached` past `deadline`.
+    `DeadlineExceeded` past `deadline`.
     """
-    candidates = reference.candidate_words(problem, arc_consistent=fixpoint, deadline=deadline, seed=seed)
+    candidates = candidate_words(problem, arc_consistent=fixpoint, deadline=deadline)
     if candidates is None:
         return None
     encoded: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -288,16 +288,11 @@ def _placeable(tables: list[Table], light_cells: list[np.ndarray], num_cells: in
 # --- model --------------------------------------------------------------------------
 
 
-def _check_clock(deadline: float) -> None:
-    if time.perf_counter() > deadline:
-        raise reference.DeadlineReached
-
-
 def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
                  deadline: float = math.inf) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
     """The CP-SAT model and its letter variables, parallel to `domains.cells`.
 
-    Raises `reference.DeadlineReached` past `deadline`, looked at after each table.
+    Raises `DeadlineExceeded` past `deadline`, looked at after each table.
     """
     model = cp_model.CpModel()
     lights = problem.lights.lights
@@ -317,13 +312,13 @@ def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
             columns.append(score_vars[-1])
             rows = np.hstack([rows, table.scores[:, None]])
         model.add_allowed_assignments(columns, rows.tolist())
-        _check_clock(deadline)
+        check_deadline(deadline)
     # Constraints: no word twice.
     if not problem.rules.allow_repeats:
         for i, j in _may_repeat(lights, domains.tables):
             _add_differ(model, [letter_vars[c] for c in domains.light_cells[i]],
                         [letter_vars[c] for c in domains.light_cells[j]])
-            _check_clock(deadline)
+            check_deadline(deadline)
     # Objective: the total word score, if asked for.
     if maximize:
         model.maximize(sum(score_vars))

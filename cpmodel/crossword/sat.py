@@ -30,8 +30,9 @@ from typing import ClassVar
 import numpy as np
 
 from cpmodel.crossword.problem import FillProblem
+from cpmodel.crossword.propagation import ALPHABET
 from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
-from cpmodel.crossword.tables import ALPHABET, FillTables
+from cpmodel.crossword.tables import FillTables
 from cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
 from cpmodel.solver import Status, option
 

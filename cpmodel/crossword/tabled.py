@@ -16,9 +16,9 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from cpmodel.crossword import reference
 from cpmodel.crossword.problem import FillProblem
 from cpmodel.crossword.tables import FillTables, fill_from_codes, fill_tables
+from cpmodel.deadline import DeadlineExceeded
 from cpmodel.solver import SolveResult, SolverBase, Status, option
 
 PREPASSES = ("ac3", "none")
@@ -63,8 +63,8 @@ class TableBackend(SolverBase):
             return result(Status.ERROR)
         # Pre-pass: the shared tables, or UNSAT when one empties.
         try:
-            tables = fill_tables(problem, arc_consistent=self.prepass == "ac3", deadline=run.deadline, seed=seed)
-        except reference.DeadlineReached:
+            tables = fill_tables(problem, arc_consistent=self.prepass == "ac3", deadline=run.deadline)
+        except DeadlineExceeded:
             return result(Status.TIMEOUT)
         run.stats["prepass_s"] = time.perf_counter() - started
         if tables is None:

@@ -2,12 +2,12 @@
 instance writer reads.
 
 Covers: `fill_tables(problem)`, which runs the project's one pre-pass
-(`reference.candidate_words`: the unary filters, then AC-3 over every
+(`propagation.candidate_words`: the unary filters, then AC-3 over every
 crossing unless ``arc_consistent=False``) and lays the result out as plain
 integers — the cells in lights with the letters each may still take, and per
 light its cells and the rows of its table (a word id, then its letter codes
 0 = 'A' … 25 = 'Z'). Word ids are global: the words of each length are
-numbered in the reference's order (best score first) after the ids of all
+numbered in the `LengthIndex` order (best score first) after the ids of all
 shorter lengths, so "two lights read the same word" is "two lights take the
 same id" whatever their lengths. `fill_from_codes` turns the letter codes a
 backend found back into a `Fill`.
@@ -25,11 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpmodel.crossword import reference
 from cpmodel.crossword.problem import Fill, FillProblem
+from cpmodel.crossword.propagation import ALPHABET, candidate_words
 from cpmodel.surface import Cell
-
-ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -67,12 +65,12 @@ class FillTables:
         return [group for _, group in sorted(by_length.items()) if len(group) > 1]
 
 
-def fill_tables(problem: FillProblem, *, arc_consistent: bool = True, deadline: float = math.inf,
-                seed: int = 0) -> FillTables | None:
+def fill_tables(problem: FillProblem, *, arc_consistent: bool = True,
+                deadline: float = math.inf) -> FillTables | None:
     """The problem's tables after the shared pre-pass; None when a light has no word left (UNSAT).
 
-    Raises `reference.DeadlineReached` past `deadline`."""
-    candidates = reference.candidate_words(problem, arc_consistent=arc_consistent, deadline=deadline, seed=seed)
+    Raises `DeadlineExceeded` past `deadline`."""
+    candidates = candidate_words(problem, arc_consistent=arc_consistent, deadline=deadline)
     if candidates is None:
         return None
     lights = problem.lights

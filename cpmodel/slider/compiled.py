@@ -31,8 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from cpmodel.deadline import DeadlineExceeded
 from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.deadline import DeadlineExceeded
 from cpmodel.slider.heuristics import goal_vertices
 from cpmodel.slider.pdb import FACTORIALS, mask_ranks, padded_neighbours, popcounts, read_entry
 

@@ -48,8 +48,8 @@ from typing import ClassVar
 
 from ortools.sat.python import cp_model
 
+from cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of
 from cpmodel.slider.board import BLANK, Board, SliderProblem
-from cpmodel.slider.deadline import DeadlineExceeded, check_deadline, deadline_of
 from cpmodel.slider.heuristics import distance_heuristic, stored_heuristic
 from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
 from cpmodel.store import TableStore, rebuilt_with_tables
@@ -57,7 +57,7 @@ from cpmodel.store import TableStore, rebuilt_with_tables
 Move = tuple[int, int]  # (a, c): the tile on vertex a slides into the blank on vertex c
 Tiles = dict[tuple[int, int], cp_model.IntVar]  # one step: (vertex, tile) -> "tile on vertex"
 Blanks = dict[int, cp_model.IntVar]  # one step: vertex -> "a blank on vertex"
-Moves = dict[Move, cp_model.IntVar]  # one step: (a, c) -> "this step slides a into c"
+Slides = dict[Move, cp_model.IntVar]  # one step: (a, c) -> "this step slides a into c"
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class HorizonModel:
 
     horizon: int
     model: cp_model.CpModel
-    moves: tuple[Moves, ...]  # moves[t][(a, c)], t = 0…T−1
+    moves: tuple[Slides, ...]  # moves[t][(a, c)], t = 0…T−1
 
 
 # --- invariants and bounds ----------------------------------------------------
@@ -286,7 +286,7 @@ def _distance_units(model: cp_model.CpModel, x: Tiles, distance: Callable[[int, 
     return units
 
 
-def _away_from_goal(model: cp_model.CpModel, x: Tiles, moves: Moves,
+def _away_from_goal(model: cp_model.CpModel, x: Tiles, moves: Slides,
                     distance: Callable[[int, int], int]) -> cp_model.IntVar:
     """A literal true exactly when this step's move takes its tile farther from its goal.
 
@@ -336,7 +336,7 @@ def _add_occupancy(model: cp_model.CpModel, x: Tiles, b: Blanks, n: int, blanks:
 
 
 def _add_transition(model: cp_model.CpModel, x_now: Tiles, x_next: Tiles, b_now: Blanks, b_next: Blanks,
-                    moves: Moves) -> None:
+                    moves: Slides) -> None:
     leaving: dict[int, list[tuple[int, cp_model.IntVar]]] = {}  # a -> (c, move) for moves out of a
     filling: dict[int, list[cp_model.IntVar]] = {}  # c -> moves that fill the blank on c
     for (a, c), move in moves.items():
@@ -362,7 +362,7 @@ def _add_transition(model: cp_model.CpModel, x_now: Tiles, x_next: Tiles, b_now:
         model.add_bool_or([~var] + filling.get(v, []) + ([stays] if stays is not None else []))
 
 
-def _add_move_symmetry(model: cp_model.CpModel, now: Moves, then: Moves, blanks: int) -> None:
+def _add_move_symmetry(model: cp_model.CpModel, now: Slides, then: Slides, blanks: int) -> None:
     """Forbid undoing the previous move; with several blanks, order commuting moves.
 
     Both keep every shortest solution: an undo can be cut out, and two

@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from cpmodel.deadline import DeadlineExceeded, check_deadline
 from cpmodel.slider.board import Board, State
-from cpmodel.slider.deadline import DeadlineExceeded, check_deadline
 from cpmodel.slider.heuristics import COMPACT_FORMAT, Partition, compact_key
 from cpmodel.slider.pdb import (
     CHUNK_EXPANSIONS,

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from cpmodel.deadline import check_deadline
 from cpmodel.errors import InputError
 from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.deadline import check_deadline
 from cpmodel.slider.heuristics import MAX_PDB_VERTICES, goal_vertices, table_key
 from cpmodel.store import TableStore
 

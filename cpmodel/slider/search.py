@@ -34,9 +34,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import InitVar, dataclass
 from typing import ClassVar
 
+from cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of
 from cpmodel.errors import InputError
 from cpmodel.slider.board import BLANK, SliderProblem
-from cpmodel.slider.deadline import DeadlineExceeded, check_deadline, deadline_of
 from cpmodel.slider.heuristics import (
     ENGINES,
     HEURISTIC_NAMES,

@@ -32,13 +32,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.lights import ACROSS, DOWN, find_lights
+from cpmodel.crossword.lights import find_lights
 from cpmodel.surface import Cell
 
 Puzzle = Mapping[str, Any]  # the puzzle JSON as loaded
-Light = tuple[int, str, tuple[Cell, ...]]  # (number, direction, cells in reading order)
+# Where an entry stands, as the puzzle JSON or a plane reader gives it: (number,
+# direction, cells in reading order). Only a comparable key, not a `lights.Light`.
+Placement = tuple[int, str, tuple[Cell, ...]]
 
-DIRECTIONS = (ACROSS, DOWN)
 BLOCK = "#"
 SURFACE_NAMES = {"plane": "plane", "cylinder": "cylinder", "mobius": "Möbius strip", "torus": "torus",
                  "klein": "Klein bottle", "projective": "projective plane", "cylinder-v": "cylinder (vertical)",
@@ -67,7 +68,7 @@ def entry_cells(entry: Mapping[str, Any]) -> tuple[Cell, ...]:
     return tuple((x, y) for x, y in entry["cells"])
 
 
-def entry_lights(puzzle: Puzzle) -> list[Light]:
+def entry_lights(puzzle: Puzzle) -> list[Placement]:
     """The puzzle's entries as (number, direction, cells), in the JSON's order."""
     return [(e["number"], e["direction"], entry_cells(e)) for e in puzzle["entries"]]
 
@@ -136,7 +137,7 @@ def enumeration_digits(entry: Mapping[str, Any]) -> str:
     return text[1:-1].strip() if text.startswith("(") and text.endswith(")") else text or str(len(entry["cells"]))
 
 
-def plane_reading(puzzle: Puzzle, *, bars: bool) -> list[Light]:
+def plane_reading(puzzle: Puzzle, *, bars: bool) -> list[Placement]:
     """The lights a reader that knows nothing of glue infers from the rows
     (and the bars, if its format has them): runs of two or more white cells
     on the plane, numbered in reading order. This models the target format,

@@ -27,10 +27,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from cpmodel.crossword.lights import ACROSS, DOWN
 from cpmodel.surface import Cell
 from generators.export import (
-    ACROSS,
-    DOWN,
     Puzzle,
     bar_cells,
     entry_cells,

@@ -25,11 +25,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
 from generators.export import (
-    ACROSS,
     BLOCK,
-    DIRECTIONS,
-    DOWN,
     Puzzle,
     bar_cells,
     clue_numbers,

@@ -35,9 +35,8 @@ from typing import Any
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
+from cpmodel.crossword.lights import ACROSS, DOWN
 from generators.export import (
-    ACROSS,
-    DOWN,
     Puzzle,
     enumeration_digits,
     glued_edges,

@@ -25,8 +25,8 @@ import unicodedata
 
 import puz
 
+from cpmodel.crossword.lights import ACROSS
 from generators.export import (
-    ACROSS,
     BLOCK,
     ExportError,
     Puzzle,

@@ -69,12 +69,20 @@ def test_fill_json_is_verified_and_exit_0(tmp_path: Path) -> None:
     out = mobius("crossword", "fill", grid, "--dict", "en", "--json", "--seed", "3")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["status"] == "SAT" and data["solver"] == "reference"
+    assert data["status"] == "SOLVED" and data["solver"] == "reference"
     letters = {(x, y): ch for y, row in enumerate(data["rows"]) for x, ch in enumerate(row)}
     for entry in data["entries"]:
         assert "".join(letters[tuple(c)] for c in entry["cells"]) == entry["word"]
     words = [e["word"] for e in data["entries"]]
     assert len(words) == len(set(words))
+
+
+def test_fill_text_says_solved_like_every_command(tmp_path: Path) -> None:
+    grid = tmp_path / "grid.txt"
+    grid.write_text("surface: mobius\n#...#...\n........\n...#...#\n", encoding="utf-8")
+    out = mobius("crossword", "fill", grid, "--dict", "en", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("SOLVED by reference")
 
 
 @pytest.mark.parametrize("solver", ["reference", "cpsat"])

@@ -6,13 +6,15 @@ deadline."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from cpmodel.crossword import reference
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.reference import ReferenceSolver, length_index, luby
+from cpmodel.crossword.propagation import Wipeout, build_network, initial_domains, length_index
+from cpmodel.crossword.reference import ReferenceSolver, luby
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver
 from dictionaries import from_words
@@ -265,26 +267,11 @@ def test_a_seeded_choice_among_the_best_gives_many_fills_of_one_grid() -> None:
     assert all(verify(problem, dict(fill)) == [] for fill in fills)
 
 
-def test_the_word_index_memos_stay_bounded_and_right() -> None:
-    """An index lives as long as its word list (a whole pack): its memos of
-    letter sets must not grow without bound, and stay correct when renewed."""
-    words = from_words(["".join(t) for t in itertools.product("ABCDEFGH", repeat=3)])
-    index = length_index(words, 3)
-    sets = range(1, 1 << 8)  # every non-empty subset of A..H, asked for several times over
-    for _ in range(reference.MEMO_LIMIT // len(sets) + 2):
-        for letters in sets:
-            expected = 0
-            for k, word in enumerate(index.words):
-                if letters >> (ord(word[1]) - ord("A")) & 1:
-                    expected |= 1 << k
-            assert index.union(1, letters) == expected
-            assert [bit for bit, _ in index.letter_tests(1, letters)] == [1 << L for L in range(8) if letters >> L & 1]
-    limited = reference.MEMO_LIMIT
-    reference.MEMO_LIMIT = 16
-    try:
-        for letters in sets:
-            index.union(2, letters)
-            index.letter_tests(2, letters)
-        assert len(index.unions[2]) <= 16 and len(index.tests[2]) <= 16
-    finally:
-        reference.MEMO_LIMIT = limited
+def test_the_search_weighs_the_crossing_a_wipeout_blames() -> None:
+    problem = make_problem(["...", "...", "..."], ["ABC", "DEF"], allow_repeats=True)
+    net = build_network(problem)
+    st = reference.SearchState(net, initial_domains(problem, net), float("inf"), random.Random(0))
+    assert reference.consistent_or_blamed(st, None) and st.weight == [1] * len(st.weight)
+    assert not reference.consistent_or_blamed(st, Wipeout(0, 2))
+    assert not reference.consistent_or_blamed(st, Wipeout(1, None))  # no crossing to blame
+    assert st.weight == [2 if c == 2 else 1 for c in range(len(st.weight))]

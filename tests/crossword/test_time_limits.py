@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.crossword import cpsat, reference
+from cpmodel.crossword import cpsat, propagation, reference
 from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.problem import FillProblem
+from cpmodel.deadline import DeadlineExceeded
 from cpmodel.solver import Status
 from dictionaries import from_words, load
 
@@ -31,7 +32,7 @@ def test_reference_set_up_stops_at_the_deadline(cold_problem: FillProblem) -> No
     result = reference.ReferenceSolver().solve(cold_problem, time_limit=0.0)
     assert result.status is Status.TIMEOUT and result.stats["nodes"] == 0
     # Past the deadline no word index was built (23.06 needs eight lengths).
-    assert len(reference._INDEX_CACHE.get(id(cold_problem.words), {})) <= 1
+    assert len(propagation._INDEX_CACHE.get(id(cold_problem.words), {})) <= 1
 
 
 def test_cpsat_pre_pass_stops_at_the_deadline(cold_problem: FillProblem) -> None:
@@ -41,8 +42,8 @@ def test_cpsat_pre_pass_stops_at_the_deadline(cold_problem: FillProblem) -> None
 
 def test_cpsat_model_building_stops_at_the_deadline() -> None:
     problem = FillProblem(read_grid(VANBEEK / "05.01.txt"), load("en-small"))
-    domains = cpsat._prepass(problem, fixpoint=False, deadline=float("inf"), seed=0)
-    with pytest.raises(reference.DeadlineReached):
+    domains = cpsat._prepass(problem, fixpoint=False, deadline=float("inf"))
+    with pytest.raises(DeadlineExceeded):
         cpsat._build_model(problem, domains, maximize=False, deadline=0.0)
 
 

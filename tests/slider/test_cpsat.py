@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from cpmodel.deadline import DeadlineExceeded
 from cpmodel.slider.board import BLANK, SliderProblem, State, default_goal, preset
 from cpmodel.slider.cpsat import MIN_CPSAT_TIME_S, CpSatSliderSolver, Tricks, build_model, distance_bound
-from cpmodel.slider.deadline import DeadlineExceeded
 from cpmodel.slider import heuristics
 from cpmodel.slider.heuristics import make_heuristic
 from cpmodel.slider.verify import verify

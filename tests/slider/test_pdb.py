@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cpmodel.deadline import DeadlineExceeded
 from cpmodel.slider import pdb, pdb_build
 from cpmodel.slider.board import Board, default_goal, preset
-from cpmodel.slider.deadline import DeadlineExceeded
 from cpmodel.slider.heuristics import compact_key
 from cpmodel.slider.reference_pdb import UNSEEN as UNREACHED
 from cpmodel.slider.reference_pdb import build_pattern_table

@@ -1,0 +1,77 @@
+"""Arc consistency reports its failure instead of acting on it: `ac3` returns
+None on a consistent network and otherwise the `Wipeout` (the emptied light,
+and the crossing whose revision emptied it, or None when two lights were
+forced to one word), and it touches nothing a search owns."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from cpmodel.crossword import propagation
+from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.problem import FillProblem, FillRules
+from cpmodel.crossword.propagation import (State, Wipeout, ac3, build_network, candidate_words, initial_domains,
+                                           length_index)
+from dictionaries import from_words
+
+
+def propagate(rows: list[str], words: list[str], **rules: object) -> tuple[FillProblem, State, Wipeout | None]:
+    problem = FillProblem(make_grid(rows), from_words(words), FillRules(**rules))
+    net = build_network(problem)
+    st = State(net, initial_domains(problem, net), math.inf)
+    return problem, st, ac3(net, st, range(len(st.dom)))
+
+
+def test_a_word_square_is_consistent() -> None:
+    problem, st, failure = propagate(["..", ".."], ["AB", "BA", "AA"], allow_repeats=True)
+    assert failure is None and all(st.dom)
+    assert candidate_words(problem) is not None
+
+
+def test_a_wipeout_names_the_emptied_light_and_its_crossing() -> None:
+    # Across words ABC/DEF put A or D atop every column: no down word fits.
+    problem, st, failure = propagate(["...", "...", "..."], ["ABC", "DEF"], allow_repeats=True)
+    assert failure is not None and failure.crossing is not None
+    assert st.dom[failure.light] == 0
+    crossing = problem.lights.crossings[failure.crossing]
+    assert failure.light in (crossing.light_a, crossing.light_b)
+    assert candidate_words(problem) is None
+
+
+def test_two_lights_forced_to_one_word_blame_no_crossing() -> None:
+    problem, st, failure = propagate(["...", "###", "..."], ["ABC"])
+    assert failure == Wipeout(1, None) and st.dom[1] == 0
+    # The same grid with repeats allowed is consistent.
+    assert propagate(["...", "###", "..."], ["ABC"], allow_repeats=True)[2] is None
+
+
+def test_propagation_leaves_no_search_state_behind() -> None:
+    """The dom/wdeg weights are the reference search's: AC-3 has none to bump."""
+    _, st, failure = propagate(["...", "...", "..."], ["ABC", "DEF"], allow_repeats=True)
+    assert failure is not None and not hasattr(st, "weight")
+
+
+def test_the_word_index_memos_stay_bounded_and_right() -> None:
+    """An index lives as long as its word list (a whole pack): its memos of
+    letter sets must not grow without bound, and stay correct when renewed."""
+    words = from_words(["".join(t) for t in itertools.product("ABCDEFGH", repeat=3)])
+    index = length_index(words, 3)
+    sets = range(1, 1 << 8)  # every non-empty subset of A..H, asked for several times over
+    for _ in range(propagation.MEMO_LIMIT // len(sets) + 2):
+        for letters in sets:
+            expected = 0
+            for k, word in enumerate(index.words):
+                if letters >> (ord(word[1]) - ord("A")) & 1:
+                    expected |= 1 << k
+            assert index.union(1, letters) == expected
+            assert [bit for bit, _ in index.letter_tests(1, letters)] == [1 << L for L in range(8) if letters >> L & 1]
+    limited = propagation.MEMO_LIMIT
+    propagation.MEMO_LIMIT = 16
+    try:
+        for letters in sets:
+            index.union(2, letters)
+            index.letter_tests(2, letters)
+        assert len(index.unions[2]) <= 16 and len(index.tests[2]) <= 16
+    finally:
+        propagation.MEMO_LIMIT = limited
