@@ -72,6 +72,11 @@ FIRST_TRY_SHARE = 0.3
 # the pack (a grid that fails at 300 backtracks there fills at 1,000 about
 # one time in eight).
 FULL_BUDGET_AFTER = 8
+# Attempts of one puzzle after which it is made relaxed (`word_policy`): the
+# gaps of recurring lengths no longer bind it. In a 1,000-puzzle 11×5 pack, 7
+# puzzles otherwise failed all MAX_TRIES attempts, each later than its
+# neighbours and so seeing their words barred on both sides.
+RELAX_AFTER = 16
 # Attempts of one puzzle before it is given up and reported.
 MAX_TRIES = 60
 # A light of at least this share of the longest the rules allow is *long*;
@@ -174,7 +179,8 @@ class CrosswordPlan:
         # A small space needs every grid that fills at all; a large one has others to try.
         share = 1.0 if self.survey.exact or self.fills[key] or attempt >= FULL_BUDGET_AFTER else FIRST_TRY_SHARE
         job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
-                           index % SHARES, self.ledger.forbidden(index), self.ledger.penalties(index), share)
+                           index % SHARES, self.ledger.forbidden(index, attempt >= RELAX_AFTER),
+                           self.ledger.penalties(index, attempt >= RELAX_AFTER), share)
         return Avoid(attempt=attempt, assignment=job)
 
     def _next_pattern(self, index: int) -> str | None:
@@ -215,7 +221,7 @@ class CrosswordPlan:
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:
             return "the same fill as an earlier puzzle"
-        clash = self.ledger.conflicts(index, (e["answer"] for e in puzzle["entries"]))
+        clash = self.ledger.conflicts(index, (e["answer"] for e in puzzle["entries"]), _relaxed(puzzle))
         if clash:
             return f"answers used by an earlier puzzle: {', '.join(clash[:5])}"
         return None
@@ -263,7 +269,8 @@ class CrosswordPlan:
                 problems.setdefault(index, f"the same grid as puzzle {grids[pattern] + 1}, while unused grids remain")
             grids.setdefault(pattern, index)
         answers = {i: [e["answer"] for e in p["entries"]] for i, p in puzzles.items()}
-        for index, why in policy_problems(answers, self.policy).items():
+        relaxed = {i for i, p in puzzles.items() if _relaxed(p)}
+        for index, why in policy_problems(answers, self.policy, relaxed).items():
             problems.setdefault(index, why)
         return problems
 
@@ -279,7 +286,9 @@ class CrosswordPlan:
                          "distinct_in_pack": len({canonical_key(pattern_of(p)) for p in puzzles.values()}),
                          "retired": len(self.retired)},
             "repeats": {**self.policy.to_json(), "recurrences": sum(recurrences.values()),
-                        "most_recurrent": dict(recurrences.most_common(LISTED_RECURRENCES))},
+                        "most_recurrent": dict(recurrences.most_common(LISTED_RECURRENCES)),
+                        # puzzles made relaxed: their short words may come back sooner than the gap
+                        "relaxed_puzzles": [f"{i + 1:04d}" for i in sorted(puzzles) if _relaxed(puzzles[i])]},
             "quality": pack_quality([puzzles[i] for i in sorted(puzzles)]),
         }
 
@@ -289,3 +298,8 @@ def pattern_of(puzzle: Mapping[str, Any]) -> Grid:
     rows = ["".join("#" if ch == "#" else "." for ch in row) for row in puzzle["rows"]]
     return make_grid(rows, puzzle["surface"], bars_right=[tuple(c) for c in puzzle.get("bars_right", [])],
                      bars_below=[tuple(c) for c in puzzle.get("bars_below", [])])
+
+
+def _relaxed(puzzle: Mapping[str, Any]) -> bool:
+    """Whether the puzzle was made relaxed: its file says after how many attempts it was made."""
+    return int(puzzle["rejected"]) >= RELAX_AFTER

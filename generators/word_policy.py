@@ -22,6 +22,14 @@ The policy, per answer length n (never a word twice within one puzzle):
   (`USED_PENALTY` per earlier use steers every solver to unused and then to
   least used words). Every recurrence is counted in the manifest.
 
+A puzzle the plan could not make within the policy after many attempts is
+made *relaxed*: the gaps of recurring lengths no longer bind it (its words
+of those lengths are only penalised), while unique lengths stay barred. The
+late puzzles of a large pack meet the best words used on both sides of
+them, and a pack that gives up a puzzle is worse than a short word back
+sooner than its gap. Which puzzles are relaxed is part of their files (their
+attempt count), so the whole-pack check knows them too.
+
 With `allow_repeats` only the soft preference for unused words is kept.
 Everything is a function of the puzzles' indices and answers, so it is the
 same for any number of workers.
@@ -35,7 +43,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 
 # A length whose demand stays within half its supply never repeats: the
@@ -101,25 +109,27 @@ class AnswerLedger:
         for word in answers:
             self.uses.setdefault(word, []).append(index)
 
-    def barred(self, word: str, index: int) -> bool:
-        """Whether puzzle `index` may not use `word`, given the puzzles so far."""
+    def barred(self, word: str, index: int, relaxed: bool = False) -> bool:
+        """Whether puzzle `index` may not use `word`, given the puzzles so far
+        (`relaxed`: the gaps of recurring lengths do not bind it)."""
         uses = self.uses.get(word)
         if not uses or self.policy.allow_repeats:
             return False
         gap = self.policy.gaps.get(len(word))
-        return gap is None or any(abs(index - j) < gap for j in uses)
+        return gap is None or (not relaxed and any(abs(index - j) < gap for j in uses))
 
-    def forbidden(self, index: int) -> frozenset[str]:
+    def forbidden(self, index: int, relaxed: bool = False) -> frozenset[str]:
         """The words puzzle `index` may not use."""
-        return frozenset(word for word in self.uses if self.barred(word, index))
+        return frozenset(word for word in self.uses if self.barred(word, index, relaxed))
 
-    def penalties(self, index: int) -> dict[str, int]:
+    def penalties(self, index: int, relaxed: bool = False) -> dict[str, int]:
         """Soft: points off each used word that puzzle `index` may still use."""
-        return {word: USED_PENALTY * len(uses) for word, uses in self.uses.items() if not self.barred(word, index)}
+        return {word: USED_PENALTY * len(uses) for word, uses in self.uses.items()
+                if not self.barred(word, index, relaxed)}
 
-    def conflicts(self, index: int, answers: Iterable[str]) -> list[str]:
+    def conflicts(self, index: int, answers: Iterable[str], relaxed: bool = False) -> list[str]:
         """The answers of a finished puzzle that the policy bars."""
-        return sorted(word for word in set(answers) if self.barred(word, index))
+        return sorted(word for word in set(answers) if self.barred(word, index, relaxed))
 
 
 def share_of(word: str, shares: int) -> int:
@@ -136,9 +146,11 @@ def share_bonus(words: Iterable[str], share: int, shares: int) -> dict[str, int]
     return {word: -SHARE_BONUS for word in words if share_of(word, shares) == share}
 
 
-def policy_problems(puzzles: Mapping[int, Iterable[str]], policy: RepeatPolicy) -> dict[int, str]:
+def policy_problems(puzzles: Mapping[int, Iterable[str]], policy: RepeatPolicy,
+                    relaxed: Container[int] = ()) -> dict[int, str]:
     """The whole pack checked afresh, puzzle by puzzle in index order: the
-    later puzzle of each pair that breaks the policy, with the reason."""
+    later puzzle of each pair that breaks the policy, with the reason (a
+    relaxed puzzle is bound by the unique lengths only)."""
     if policy.allow_repeats:
         return {}
     seen: dict[str, list[int]] = {}
@@ -147,7 +159,8 @@ def policy_problems(puzzles: Mapping[int, Iterable[str]], policy: RepeatPolicy) 
         for word in sorted(set(puzzles[index])):
             earlier = seen.setdefault(word, [])
             gap = policy.gaps.get(len(word))
-            clash = [j for j in earlier if gap is None or index - j < gap]
+            clash = [j for j in earlier
+                     if gap is None or (index - j < gap and index not in relaxed and j not in relaxed)]
             if clash:
                 problems.setdefault(index, f"answer {word} is also in puzzle {clash[0] + 1}"
                                            + (f" (less than {gap} puzzles apart)" if gap else ""))

@@ -79,3 +79,18 @@ def test_shares_split_the_list_evenly_and_stably() -> None:
     assert sum(sizes) == 16000 and min(sizes) > 900  # about a sixteenth each
     assert share_of("ERA", 16) == share_of("ERA", 16)
     assert all(v < 0 for v in share_bonus(words, 3, 16).values())
+
+
+def test_a_relaxed_puzzle_is_bound_by_the_unique_lengths_only() -> None:
+    policy = decide_policy({3: 2000, 5: 10}, {3: 600, 5: 1000}, count=500, allow_repeats=False)
+    gap = policy.gaps[3]
+    ledger = AnswerLedger(policy)
+    ledger.add(10, ["ERA", "OCEAN"])
+    assert ledger.forbidden(11) == {"ERA", "OCEAN"} and ledger.forbidden(11, relaxed=True) == {"OCEAN"}
+    assert ledger.penalties(11, relaxed=True) == {"ERA": USED_PENALTY}
+    assert ledger.conflicts(11, ["ERA", "OCEAN"], relaxed=True) == ["OCEAN"]
+    # The whole-pack check, from the answers and the relaxed indices alone.
+    pack = {10: ["ERA", "OCEAN"], 11: ["ERA"]}
+    assert 11 in policy_problems(pack, policy) and policy_problems(pack, policy, relaxed={11}) == {}
+    assert 11 in policy_problems({10: ["OCEAN"], 11: ["OCEAN"]}, policy, relaxed={10, 11})
+    assert gap > 1
