@@ -91,6 +91,14 @@ def run_command(command: Any, prog_name: str, args: list[str], extra: dict[str, 
     except (typer.Abort, KeyboardInterrupt, EOFError):
         print("mobius: interrupted", file=sys.stderr, flush=True)
         return EXIT_INTERRUPTED
+    except ImportError as exc:
+        # Ctrl-C while a compiled module (OR-Tools, numba) initialises comes
+        # back as ImportError("initialization failed") raised from the
+        # KeyboardInterrupt: an interruption, not a broken install.
+        if not _caused_by_interrupt(exc):
+            raise
+        print("mobius: interrupted", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
     except (InputError, DictionaryError) as exc:
         error_line(str(exc))
         return EXIT_BAD_INPUT
@@ -107,6 +115,18 @@ def run_command(command: Any, prog_name: str, args: list[str], extra: dict[str, 
             raise
         error_line(f"a path or name holds a NUL character ({exc})")
         return EXIT_BAD_INPUT
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes of `exc`."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 class MobiusGroup(TyperGroup):

@@ -332,3 +332,29 @@ def _alive(pid: str) -> bool:
         return "zombie" not in Path(f"/proc/{pid}/status").read_text()
     except FileNotFoundError:
         return False
+
+
+def test_ctrl_c_while_a_compiled_module_loads_is_an_interruption(capsys: pytest.CaptureFixture[str]) -> None:
+    """OR-Tools interrupted in its initialisation raises ImportError from the KeyboardInterrupt."""
+    import typer
+
+    from mobius.cli import run_command
+
+    app = typer.Typer()
+
+    @app.command()
+    def load() -> None:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise ImportError("initialization failed") from exc
+
+    assert run_command(typer.main.get_command(app), "mobius", [], {}) == 130
+    assert capsys.readouterr().err.strip() == "mobius: interrupted"
+
+    @app.command()
+    def broken() -> None:
+        raise ImportError("no module named nothing")
+
+    with pytest.raises(ImportError):  # a real broken install still shows itself
+        run_command(typer.main.get_command(app), "mobius", ["broken"], {})
