@@ -422,11 +422,15 @@ def expand_chunk(markers: np.ndarray, table: np.ndarray, base: int, bits: int, s
                 child = offsets[m2] + rank * comp_count[m2] + move_comp[x]
                 if mark(markers, child) != UNSEEN:
                     continue
-                set_mark(markers, child, following)
-                reached += 1
                 tile = tile_at[p, move_index[x]]
                 spare = depth + 1 - (md - home_dist[tile, move_v[x]] + home_dist[tile, move_q[x]])
+                # The entry before the mark: a build killed between the two
+                # finds the child unseen and lowers the entry again (a min,
+                # so harmless), where the other order would leave a marked
+                # child with its entry never written.
                 lower_entry(table, base, m2 * kfact + rank, spare // scale, bits)
+                set_mark(markers, child, following)
+                reached += 1
             set_mark(markers, state, CLOSED)
             expanded += 1
         s = (w + 1) << 5
