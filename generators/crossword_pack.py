@@ -170,12 +170,11 @@ class CrosswordPackSpec:
         """The clues entries get (loaded once per process), or None with clues off."""
         return load_bank(self.extra_clues) if self.clues else None
 
-    def words(self, exclude: frozenset[str] = frozenset()) -> WordList:
-        """The fill's words: the dictionary with --allow added, --ban and `exclude` removed and,
+    def words(self) -> WordList:
+        """The fill's words: the dictionary with --allow added, --ban removed and,
         with clues on, only the words the clue bank can clue."""
         source = self.word_source or self.dictionary  # always the former: __post_init__ sets it
-        words = _pack_words(source, self.min_score, self.allow, self.ban, self.clue_bank())
-        return adjusted(words, ban=exclude) if exclude else words
+        return _pack_words(source, self.min_score, self.allow, self.ban, self.clue_bank())
 
     # -- the plan and the job ---------------------------------------------------------------
 

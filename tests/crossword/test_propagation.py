@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import math
 
+import pytest
+
 from cpmodel.crossword import propagation
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
@@ -52,26 +54,17 @@ def test_propagation_leaves_no_search_state_behind() -> None:
     assert failure is not None and not hasattr(st, "weight")
 
 
-def test_the_word_index_memos_stay_bounded_and_right() -> None:
+def test_the_word_index_memos_stay_bounded_and_right(monkeypatch: pytest.MonkeyPatch) -> None:
     """An index lives as long as its word list (a whole pack): its memos of
     letter sets must not grow without bound, and stay correct when renewed."""
+    monkeypatch.setattr(propagation, "MEMO_LIMIT", 16)
     words = from_words(["".join(t) for t in itertools.product("ABCDEFGH", repeat=3)])
     index = length_index(words, 3)
-    sets = range(1, 1 << 8)  # every non-empty subset of A..H, asked for several times over
-    for _ in range(propagation.MEMO_LIMIT // len(sets) + 2):
-        for letters in sets:
-            expected = 0
-            for k, word in enumerate(index.words):
-                if letters >> (ord(word[1]) - ord("A")) & 1:
-                    expected |= 1 << k
-            assert index.union(1, letters) == expected
-            assert [bit for bit, _ in index.letter_tests(1, letters)] == [1 << L for L in range(8) if letters >> L & 1]
-    limited = propagation.MEMO_LIMIT
-    propagation.MEMO_LIMIT = 16
-    try:
-        for letters in sets:
-            index.union(2, letters)
-            index.letter_tests(2, letters)
-        assert len(index.unions[2]) <= 16 and len(index.tests[2]) <= 16
-    finally:
-        propagation.MEMO_LIMIT = limited
+    for letters in [*range(1, 1 << 8), *range(1, 1 << 8)]:  # every non-empty subset of A..H, twice
+        for pos in range(3):
+            in_set = [letters >> (ord(word[pos]) - ord("A")) & 1 for word in index.words]
+            assert index.union(pos, letters) == sum(1 << k for k, hit in enumerate(in_set) if hit)
+            tests = index.letter_tests(pos, letters)
+            assert [bit for bit, _ in tests] == [1 << L for L in range(8) if letters >> L & 1]
+            assert all(mask == index.masks[pos][bit.bit_length() - 1] for bit, mask in tests)
+            assert len(index.unions[pos]) <= 16 and len(index.tests[pos]) <= 16
