@@ -8,7 +8,9 @@ one grid yields many fills; the words the plan bars excluded; its soft
 preferences as penalties), polish the fill with CP-SAT (`polish.py`), and
 build the puzzle JSON with its quality report. A job that finds no fill
 within its deterministic budget raises `PuzzleFailed` and the plan gives the
-next attempt another grid. Also the independent re-check of a finished
+next attempt another grid; a job given a fill refused for answers taken
+meanwhile mends it instead (`polish.repair`) and fills afresh only if that
+fails. Also the independent re-check of a finished
 puzzle from its JSON alone (pattern rules, lights, dictionary words, no
 repeats, its quality figures). The spec carries its word list in a form
 every machine can load: an embedded list's name, or any other list's
@@ -21,12 +23,12 @@ across the pack (`crossword_plan.py`), formats (`export/`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.grid import BLOCK, make_grid
 from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
@@ -38,7 +40,7 @@ from generators.executors import PuzzleFailed
 from generators.rounds import Avoid
 from generators.pattern_check import check_pattern
 from generators.patterns import PatternSpec
-from generators.polish import polish
+from generators.polish import polish, repair
 from generators.puzzles import crossword_puzzle
 from generators.quality import puzzle_quality
 from generators.word_policy import share_bonus
@@ -187,17 +189,33 @@ class CrosswordPackSpec:
         words = self.words()
         penalties = {**_share_bonus(self, job.share), **job.penalties}  # an earlier use outweighs the share
         problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
-        fill, stats = self._fill(problem, job)
-        if self.polish > 0:
-            polished = polish(problem, fill, budget=self.polish, seed=job.fill_seed)
-            fill = polished.fill
-            stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
-                         score_before_polish=polished.score_before, score_after_polish=polished.score_after)
+        mended = self._mend(problem, job)
+        if mended is not None:
+            fill, stats = mended
+        else:
+            fill, stats = self._fill(problem, job)
+            if self.polish > 0:
+                polished = polish(problem, fill, budget=self.polish, seed=job.fill_seed)
+                fill = polished.fill
+                stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
+                             score_before_polish=polished.score_before, score_after_polish=polished.score_after)
         puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
                                   stats=stats, seed=job.fill_seed, clues=self.clue_bank())
         puzzle["rejected"] = avoid.attempt
         puzzle["quality"] = puzzle_quality(puzzle)
         return puzzle
+
+    def _mend(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]] | None:
+        """The job's refused fill with its taken answers replaced (`polish.repair`),
+        or None if it has none or it cannot be mended."""
+        if job.start is None:
+            return None
+        start = fill_of(job.start)
+        fill = repair(problem, start, seed=job.fill_seed)
+        if fill is None:
+            return None
+        changed = sum(a != b for a, b in zip(problem.entries(start), problem.entries(fill)))
+        return fill, {"mended_entries": changed}
 
     def _fill(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]]:
         """A fill of the job's grid by the pack's solver, within its deterministic budget."""
@@ -221,7 +239,7 @@ class CrosswordPackSpec:
         """Re-check a puzzle from its JSON: pattern rules, lights, fill and quality figures."""
         try:
             grid = pattern_of(puzzle)
-            fill = {(x, y): ch for y, row in enumerate(puzzle["rows"]) for x, ch in enumerate(row) if ch != "#"}
+            fill = fill_of(puzzle["rows"])
         except (KeyError, TypeError, ValueError) as exc:
             return [f"malformed puzzle JSON: {exc}"]
         if (grid.width, grid.height, grid.surface.name) != (self.width, self.height, self.surface):
@@ -239,6 +257,11 @@ class CrosswordPackSpec:
         elif puzzle.get("quality") != puzzle_quality(puzzle):
             problems.append("the quality figures do not match the entries")
         return problems
+
+
+def fill_of(rows: Sequence[str]) -> Fill:
+    """The letters of a filled grid's rows, by cell (blocks left out)."""
+    return {(x, y): ch for y, row in enumerate(rows) for x, ch in enumerate(row) if ch != BLOCK}
 
 
 @lru_cache(maxsize=8)

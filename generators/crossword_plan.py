@@ -17,8 +17,9 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   another grid (in a space too large to list, a grid that never filled gets
   only `FIRST_TRY_SHARE` of the budget: others are plentiful); a grid that fails too often (more than one try in
   `RETIRE_RATIO` + 1) is not handed out again while others are left. A job whose puzzle clashes
-  with one accepted before it keeps its grid and is filled again, now
-  seeing that puzzle's answers. A puzzle is given up (and reported) only
+  with one accepted before it keeps its grid, and its fill is mended: the
+  lights holding the answers taken are solved again with their crossings
+  (`polish.repair`), and only if that fails is the grid filled anew. A puzzle is given up (and reported) only
   when no grid the rules allow has ever filled, or after `MAX_TRIES`
   attempts.
 - Words follow `word_policy`: the job may not use the words the ledger bars,
@@ -104,6 +105,7 @@ class CrosswordJob:
     excluded: frozenset[str]  # words it may not use
     penalties: Mapping[str, int]  # points off words it should rather not use
     budget_share: float = 1.0  # of the solver's deterministic budget
+    start: tuple[str, ...] | None = None  # a fill of this grid refused for its answers: mend it first
 
 
 class CrosswordPlan:
@@ -130,7 +132,8 @@ class CrosswordPlan:
         self.retired: set[str] = set()
         self.pending: dict[int, str] = {}  # index -> the pattern of its current attempt
         self.tried: dict[int, set[str]] = {}
-        self.keep: set[int] = set()  # indices whose next attempt keeps its grid (a clash, not a failure)
+        # indices whose next attempt keeps its grid (a clash, not a failure) -> the refused fill
+        self.keep: dict[int, tuple[str, ...]] = {}
         self.fill_keys: set[str] = set()
         self.reused = False
         self.why_not: dict[int, str] = {}
@@ -167,8 +170,8 @@ class CrosswordPlan:
         if attempt >= MAX_TRIES:
             self.why_not[index] = f"no fill accepted in {MAX_TRIES} attempts"
             return None
-        key = self.pending.get(index) if index in self.keep else None
-        self.keep.discard(index)
+        start = self.keep.pop(index, None)
+        key = self.pending.get(index) if start is not None else None
         if key is None:
             key = self._next_pattern(index)
             if key is None:
@@ -180,7 +183,7 @@ class CrosswordPlan:
         share = 1.0 if self.survey.exact or self.fills[key] or attempt >= FULL_BUDGET_AFTER else FIRST_TRY_SHARE
         job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
                            index % SHARES, self.ledger.forbidden(index, attempt >= RELAX_AFTER),
-                           self.ledger.penalties(index, attempt >= RELAX_AFTER), share)
+                           self.ledger.penalties(index, attempt >= RELAX_AFTER), share, start)
         return Avoid(attempt=attempt, assignment=job)
 
     def _next_pattern(self, index: int) -> str | None:
@@ -233,11 +236,11 @@ class CrosswordPlan:
         self.fill_keys.add("/".join(puzzle["rows"]))
         self.ledger.add(index, (e["answer"] for e in puzzle["entries"]))
 
-    def failed(self, index: int, reason: str, *, made: bool, proven: bool) -> None:
+    def failed(self, index: int, reason: str, *, puzzle: Mapping[str, Any] | None, proven: bool) -> None:
         key = self.pending[index]
-        if made:  # filled, but clashed: fill the same grid again, seeing more of the pack
+        if puzzle is not None:  # filled, but clashed: mend that fill, now seeing more of the pack
             self.fills[key] += 1
-            self.keep.add(index)
+            self.keep[index] = tuple(puzzle["rows"])
             return
         self.failures[key] += 1
         if proven or self.failures[key] > self.fills[key] // RETIRE_RATIO + (self.fills[key] > 0):

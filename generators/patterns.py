@@ -27,8 +27,9 @@ The independent checker of these rules is `generators/pattern_check.py`; the
 canonical form, counting and the per-seed walk through the patterns are in
 `generators/pattern_space.py`.
 
-The search reads every run from `cpmodel.crossword.lights.find_runs`, the
-project's one run finder, on the grid as it stands. An attempt starts from
+The search reads every run from `cpmodel.crossword.lights.runs_of_blocks`
+(the project's one run finder, which `find_runs` reads a grid with) on the
+blocks as they stand. An attempt starts from
 all white and only ever adds symmetric orbits:
 
 1. repair: after every move, each run too short to be a light is filled
@@ -61,7 +62,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from cpmodel.crossword.grid import BLOCK, MAX_SIZE, WHITE, Grid
-from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, find_runs
+from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Run, find_runs, runs_of_blocks
 from cpmodel.surface import Cell, Surface, step, surface
 
 SYMMETRIES = ("rot180", "mirror", "none")
@@ -94,7 +95,6 @@ TOURNAMENT_SIZE = 3
 # whole column), but random moves that drag in extra blocks make clumps.
 MAX_RANDOM_REPAIR = 0
 
-Run = tuple[tuple[Cell, ...], int, bool]  # find_runs: cells, seam crossings, cyclic
 Runs = dict[str, list[Run]]
 
 
@@ -277,7 +277,8 @@ _Units = tuple[list[int], list[int]]  # cell indices and edge keys: a move, or w
 class _Attempt:
     """A pattern under construction: blocks and bars are only ever added
     (with their symmetric images), except that a refused move is undone.
-    Runs come from `find_runs` on the current grid, cached until it changes."""
+    Runs come from `runs_of_blocks` (which remembers each track's runs) on the
+    current blocks, cached until they change."""
 
     def __init__(self, layout: _Layout, spec: PatternSpec, rng: random.Random) -> None:
         self.layout, self.spec, self.rng = layout, spec, rng
@@ -287,7 +288,6 @@ class _Attempt:
         self.ceiling = density_bounds(spec)[1]
         self.rejected = 0
         self._runs: Runs | None = None
-        self._seen: dict[tuple[bytes, frozenset[int]], Runs] = {}
         self._where: tuple[dict[Cell, tuple[int, int]], ...] | None = None
 
     @property
@@ -309,13 +309,11 @@ class _Attempt:
 
     def runs(self) -> Runs:
         if self._runs is None:
-            # A refused move is undone and its neighbour tried from the same
-            # state, so the same grids come back: remember their runs.
-            key = (bytes(self.blocked), frozenset(self.bars))
-            self._runs = self._seen.get(key)
-            if self._runs is None:
-                grid = self.grid()
-                self._runs = self._seen[key] = {name: find_runs(grid, name) for name in AXES}
+            layout, w = self.layout, self.layout.width
+            bars = [{(e // 2 % w, e // 2 // w) for e in self.bars if e % 2 == axis} for axis in (0, 1)] \
+                if self.bars else [set(), set()]
+            self._runs = {name: runs_of_blocks(layout.surface, w, layout.height, name, self.blocked, bars[axis])
+                          for axis, name in enumerate(AXES)}
             self._where = None
         return self._runs
 

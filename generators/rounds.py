@@ -58,7 +58,8 @@ class PackPlan(Protocol):
     def job_input(self, index: int, attempt: int) -> Avoid | None: ...  # None: nothing left to try
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None: ...  # why it may not join the pack
     def record(self, index: int, puzzle: Mapping[str, Any]) -> None: ...
-    def failed(self, index: int, reason: str, *, made: bool, proven: bool) -> None: ...
+    # `puzzle`: what the job made if the plan refused it, None if it made nothing
+    def failed(self, index: int, reason: str, *, puzzle: Mapping[str, Any] | None, proven: bool) -> None: ...
     def gave_up(self, index: int) -> str: ...  # why job_input returned None
     def attempt_of(self, puzzle: Mapping[str, Any]) -> int | None: ...  # the attempt that made a stored puzzle
     def final_problems(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[int, str]: ...
@@ -96,7 +97,7 @@ class KeyPlan:
     def record(self, index: int, puzzle: Mapping[str, Any]) -> None:
         self.keys[self.spec.key(puzzle)] = index
 
-    def failed(self, index: int, reason: str, *, made: bool, proven: bool) -> None:
+    def failed(self, index: int, reason: str, *, puzzle: Mapping[str, Any] | None, proven: bool) -> None:
         pass
 
     def gave_up(self, index: int) -> str:
@@ -149,7 +150,7 @@ def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int,
             result, attempt = current.results[index], current.attempts[index]
             reason = result.failure if result.puzzle is None else plan.judge(index, result.puzzle)
             if reason:
-                plan.failed(index, reason, made=result.puzzle is not None, proven=result.proven)
+                plan.failed(index, reason, puzzle=result.puzzle, proven=result.proven)
                 retry.append((index, attempt + 1))
                 redone()
                 continue

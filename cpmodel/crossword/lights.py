@@ -18,7 +18,8 @@ and fills.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Container
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from cpmodel.crossword.grid import BLOCK, Grid
@@ -27,6 +28,12 @@ from cpmodel.surface import Cell, Direction, Step, Surface, step
 ACROSS, DOWN = "across", "down"
 DIRECTIONS = {ACROSS: Direction.RIGHT, DOWN: Direction.DOWN}
 DEFAULT_MIN_LENGTH = 2
+# Block states remembered per track (`runs_of_blocks`): the pattern generator
+# asks for the runs of tens of thousands of grids per pack, each differing from
+# the last in a cell or two, so most tracks come back unchanged.
+TRACK_MEMO_LIMIT = 4096
+
+Run = tuple[tuple[Cell, ...], int, bool]  # cells, seam crossings, cyclic
 
 
 @dataclass(frozen=True)
@@ -149,6 +156,9 @@ class _Track:
     crossed: tuple[bool, ...]  # crossed[i]: the step from cells[i] to the next goes through a seam
     closed: bool
     reading: tuple[int, ...]  # reading-order index of each cell
+    # the blocks (and bars) along the track -> its runs; see TRACK_MEMO_LIMIT
+    memo: dict[tuple[bytes, tuple[bool, ...]], list[tuple[int, Run]]] = field(
+        default_factory=dict, compare=False, repr=False)
 
 
 @lru_cache(maxsize=256)  # packs and the pattern generator ask for the same few shapes again and again
@@ -172,40 +182,59 @@ def _tracks(surf: Surface, width: int, height: int, direction: Direction) -> tup
     return tuple(tracks)
 
 
-def find_runs(grid: Grid, direction: str) -> list[tuple[tuple[Cell, ...], int, bool]]:
+def find_runs(grid: Grid, direction: str) -> list[Run]:
     """All maximal runs in one direction: (cells, seam crossings, cyclic).
 
     Runs come in reading order of their first cell met (the order of walking
     the white cells row by row); a run starts at its first cell along the
     direction, a cyclic one at its cell first in reading order."""
-    d = DIRECTIONS[direction]
-    bars = grid.bars_right if d is Direction.RIGHT else grid.bars_below
-    rows = grid.rows
-    found: list[tuple[int, tuple[tuple[Cell, ...], int, bool]]] = []
-    for track in _tracks(grid.surface, grid.width, grid.height, d):
-        cells, n, steps = track.cells, len(track.cells), len(track.crossed)
-        white = [rows[y][x] != BLOCK for x, y in cells]
-        # joined[i]: cells[i] and the next cell of the track are in one run
-        joined = [white[i] and white[(i + 1) % n] for i in range(steps)]
-        if bars:
-            joined = [j and cells[i] not in bars for i, j in enumerate(joined)]
-        if track.closed and all(joined):
-            found.append((min(track.reading), (cells, sum(track.crossed), True)))
-            continue
-        for i in range(n):
-            if not white[i] or (joined[i - 1] if i or track.closed else False):
-                continue  # a block, or not the first cell of its run
-            j = i  # the run is cells[i..j], wrapping past the end of a closed track
-            while joined[j % n] if j < steps or track.closed else False:
-                j += 1
-            if j < n:
-                run, reading, crossings = cells[i:j + 1], track.reading[i:j + 1], sum(track.crossed[i:j])
-            else:
-                run, reading = cells[i:] + cells[:j + 1 - n], track.reading[i:] + track.reading[:j + 1 - n]
-                crossings = sum(track.crossed[i:]) + sum(track.crossed[:j - n])
-            found.append((min(reading), (run, crossings, False)))
+    bars = grid.bars_right if DIRECTIONS[direction] is Direction.RIGHT else grid.bars_below
+    blocked = bytes(ch == BLOCK for row in grid.rows for ch in row)
+    return runs_of_blocks(grid.surface, grid.width, grid.height, direction, blocked, bars)
+
+
+def runs_of_blocks(surf: Surface, width: int, height: int, direction: str, blocked: bytes | bytearray,
+                   bars: Container[Cell]) -> list[Run]:
+    """`find_runs` of the grid whose cell (x, y) is a block where
+    `blocked[y * width + x]` is non-zero, with bars after the cells `bars`
+    in `direction` (for callers that keep a grid as such an array)."""
+    found: list[tuple[int, Run]] = []
+    for track in _tracks(surf, width, height, DIRECTIONS[direction]):
+        state = bytes(map(blocked.__getitem__, track.reading))
+        key = (state, tuple(c in bars for c in track.cells) if bars else ())
+        runs = track.memo.get(key)
+        if runs is None:
+            if len(track.memo) >= TRACK_MEMO_LIMIT:
+                track.memo.clear()
+            runs = track.memo[key] = _track_runs(track, state, key[1])
+        found.extend(runs)
     found.sort(key=lambda item: item[0])
     return [run for _, run in found]
+
+
+def _track_runs(track: _Track, state: bytes, barred: tuple[bool, ...]) -> list[tuple[int, Run]]:
+    """The runs along one track, each with the reading index it is ordered by,
+    given the blocks (`state`, per cell of the track) and bars after its cells."""
+    cells, n, steps = track.cells, len(track.cells), len(track.crossed)
+    white = [not b for b in state]
+    # joined[i]: cells[i] and the next cell of the track are in one run
+    joined = [white[i] and white[(i + 1) % n] and not (barred and barred[i]) for i in range(steps)]
+    if track.closed and all(joined):
+        return [(min(track.reading), (cells, sum(track.crossed), True))]
+    found = []
+    for i in range(n):
+        if not white[i] or (joined[i - 1] if i or track.closed else False):
+            continue  # a block, or not the first cell of its run
+        j = i  # the run is cells[i..j], wrapping past the end of a closed track
+        while joined[j % n] if j < steps or track.closed else False:
+            j += 1
+        if j < n:
+            run, reading, crossings = cells[i:j + 1], track.reading[i:j + 1], sum(track.crossed[i:j])
+        else:
+            run, reading = cells[i:] + cells[:j + 1 - n], track.reading[i:] + track.reading[:j + 1 - n]
+            crossings = sum(track.crossed[i:]) + sum(track.crossed[:j - n])
+        found.append((min(reading), (run, crossings, False)))
+    return found
 
 
 def find_lights(grid: Grid, min_length: int = DEFAULT_MIN_LENGTH) -> Lights:

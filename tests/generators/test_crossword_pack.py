@@ -102,7 +102,7 @@ def make_one(spec: CrosswordPackSpec, plan: CrosswordPlan, index: int) -> dict[s
         try:
             return spec.run_job(index, plan.job_input(index, attempt))
         except PuzzleFailed as exc:
-            plan.failed(index, str(exc), made=False, proven=exc.proven)
+            plan.failed(index, str(exc), puzzle=None, proven=exc.proven)
     raise AssertionError("no puzzle in 20 attempts")
 
 
@@ -120,15 +120,44 @@ def test_allow_repeats_lifts_the_pack_wide_ban_but_keeps_the_preference() -> Non
         assert all(job.penalties.get(w, 0) > 0 for w in used) is not barred
 
 
-def test_a_grid_that_does_not_fill_is_replaced_and_a_clash_keeps_its_grid() -> None:
+def test_a_grid_that_does_not_fill_is_replaced() -> None:
     plan = CrosswordPackSpec(count=5, width=9, height=7, surface="mobius").plan()
     first = plan.job_input(0, 0).assignment
-    plan.failed(0, "no fill", made=False, proven=False)
+    plan.failed(0, "no fill", puzzle=None, proven=False)
     second = plan.job_input(0, 1).assignment
     assert second.pattern != first.pattern and first.pattern in plan.retired  # it never filled
-    plan.failed(0, "answers used by an earlier puzzle", made=True, proven=False)
-    third = plan.job_input(0, 2).assignment
-    assert third.pattern == second.pattern and third.fill_seed != second.fill_seed
+
+
+def test_a_clash_keeps_its_grid_and_mends_only_the_answers_taken() -> None:
+    spec = CrosswordPackSpec(count=5, width=9, height=7, surface="mobius")
+    mended_any = False
+    for attempt in range(4):  # a short answer taken by an earlier puzzle, one at a time
+        plan = spec.plan()
+        refused = make_one(spec, plan, 1)
+        answers = [e["answer"] for e in refused["entries"]]
+        taken = sorted(answers, key=lambda w: (len(w), w))[attempt]
+        plan.ledger.add(0, [taken])  # an earlier puzzle, accepted meanwhile, holds it
+        reason = plan.judge(1, refused)
+        assert reason is not None and taken in reason
+        plan.failed(1, reason, puzzle=refused, proven=False)
+        avoid = plan.job_input(1, int(refused["rejected"]) + 1)
+        job = avoid.assignment
+        assert job.pattern == plan.pending[1] and job.start == tuple(refused["rows"]) and taken in job.excluded
+        made = spec.run_job(1, avoid)
+        kept = [e["answer"] for e in made["entries"]]
+        assert taken not in kept and spec.verify(made) == [] and plan.judge(1, made) is None
+        if "mended_entries" not in made["stats"]:
+            continue  # not mendable in place: filled afresh
+        mended_any = True
+        assert made["stats"]["mended_entries"] == sum(a != b for a, b in zip(answers, kept)) >= 1
+        # a light sharing no cell with the taken one or the lights crossing it keeps its answer
+        bad = next(e for e in refused["entries"] if e["answer"] == taken)
+        near = {tuple(c) for e in refused["entries"] if {tuple(c) for c in e["cells"]} & {tuple(c) for c in bad["cells"]}
+                for c in e["cells"]}
+        for before, after in zip(refused["entries"], made["entries"]):
+            if not near & {tuple(c) for c in before["cells"]}:
+                assert after["answer"] == before["answer"]
+    assert mended_any
 
 
 def test_the_final_check_finds_a_repeated_fill_grid_and_answer(tmp_path: Path) -> None:
