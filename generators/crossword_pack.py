@@ -181,8 +181,7 @@ class CrosswordPackSpec:
     # -- the plan and the job ---------------------------------------------------------------
 
     def plan(self) -> CrosswordPlan:
-        words = self.words()
-        return CrosswordPlan(self, {length: len(words.by_length(length)) for length in words.lengths()})
+        return CrosswordPlan(self, self.words())
 
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
         job: CrosswordJob = avoid.assignment

@@ -6,22 +6,24 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
 
 - Patterns come from the pack's `PatternSurvey` (distinct grids, the pack's
   lane of the space first): each puzzle takes the next grid of the walk, so
-  no two puzzles share a grid while the space lasts; grids with many long
-  lights (hard to fill) are passed over until the walk holds no other. Once the walk is used
-  up — the rules allow fewer grids than the pack has puzzles, which the
+  no two puzzles share a grid while the space lasts; grids hard to fill
+  (few fills expected from the words the puzzle may use, `fill_estimate`)
+  are passed over until the walk holds no other, then taken most promising
+  first. Once the walk is used up — the rules allow fewer grids than the pack has puzzles, which the
   plan says up front when it knows — each new puzzle takes the grid used
   least so far (not one another job of the round has, then the one that
   filled most reliably), so repeats are spread evenly, each time with
   another fill.
 - A job that cannot fill its grid within its budget is tried again with
   another grid (in a space too large to list, a grid that never filled gets
-  only `FIRST_TRY_SHARE` of the budget: others are plentiful); a grid that fails too often (more than one try in
-  `RETIRE_RATIO` + 1) is not handed out again while others are left. A job whose puzzle clashes
-  with one accepted before it keeps its grid, and its fill is mended: the
+  only `FIRST_TRY_SHARE` of the budget: others are plentiful); a grid that
+  fails too often (more than one try in `RETIRE_RATIO` + 1) is not handed
+  out again while others are left. A job whose puzzle clashes with one
+  accepted before it keeps its grid, and its fill is mended: the
   lights holding the answers taken are solved again with their crossings
-  (`polish.repair`), and only if that fails is the grid filled anew. A puzzle is given up (and reported) only
-  when no grid the rules allow has ever filled, or after `MAX_TRIES`
-  attempts.
+  (`polish.repair`), and only if that fails is the grid filled anew. A
+  puzzle is given up (and reported) only when no grid the rules allow has
+  ever filled, or after `MAX_TRIES` attempts.
 - Words follow `word_policy`: the job may not use the words the ledger bars,
   prefers unused ones, and, to keep the jobs of one round apart, the words
   of its own share of the list.
@@ -35,7 +37,7 @@ Leaves out: making a puzzle (`crossword_pack.py`), running rounds
 
 from __future__ import annotations
 
-import math
+import heapq
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,6 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.lights import find_lights
+from dictionaries import WordList
+from generators.fill_estimate import FillEstimate
 from generators.pack import PackError, derive_seed
 from generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
@@ -80,14 +84,20 @@ FULL_BUDGET_AFTER = 8
 RELAX_AFTER = 16
 # Attempts of one puzzle before it is given up and reported.
 MAX_TRIES = 60
-# A light of at least this share of the longest the rules allow is *long*;
-# a grid with more than EASY_LONG_LIGHTS long lights is handed out only
-# once the walk holds no other. Long lights crossing each other are what
-# makes a grid hard: of 60 fresh 11×5 Möbius grids (1,000 backtracks) every
-# grid with one light of 8+ letters filled, 81 % with two, 35 % with three,
-# none with four; and a failed attempt costs about fifteen fills.
-LONG_LIGHT_SHARE = 0.7
-EASY_LONG_LIGHTS = 2
+# Grids whose estimated number of fills (`fill_estimate`: ln E, with the
+# words the ledger bars taken off) is below this are *hard*: passed over while
+# the walk finds others. Without the estimate (a rule on long lights instead)
+# a 60-puzzle 11×5 pack failed 71 fills and a 20-puzzle 15×7 pack 219; with
+# it, 37 and 82, and they took 0.6 and 0.3 times as long (single process).
+# A stricter bar (15) costs the small 11×5 space more draws than it saves
+# fills; a looser one (10) lets through 15×7 grids that seldom fill.
+EASY_LOG_FILLS = 12.0
+# Draws the walk may spend looking for the next easy grid before a hard one
+# passed over is taken instead: about what a failed fill costs (on the 11×5
+# strip a draw takes 5 ms and a failed first try 200 ms; on 15×7, 10 and 330
+# ms). In a small space most draws repeat grids seen before, and without this
+# bound a pack spends longer drawing than filling.
+DRAW_PATIENCE = 32
 # Shares of the word list the jobs running at once prefer, one each.
 SHARES = ROUND_SIZE * ROUNDS_IN_FLIGHT
 # Recurring words listed in the manifest (most recurrent first).
@@ -111,7 +121,7 @@ class CrosswordJob:
 class CrosswordPlan:
     """See the module docstring."""
 
-    def __init__(self, spec: CrosswordPackSpec, supply: Mapping[int, int]) -> None:
+    def __init__(self, spec: CrosswordPackSpec, words: WordList) -> None:
         self.spec = spec
         pattern_spec = spec.pattern_spec()
         self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j))
@@ -120,12 +130,14 @@ class CrosswordPlan:
             raise PackError(f"no {pattern_spec.describe()} exists"
                             + (f": {self.survey.failure}" if self.survey.failure else "")
                             + "; try another size, surface or fewer rules (e.g. --min-seam-lights)")
+        supply = {length: len(words.by_length(length)) for length in words.lengths()}
         self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats)
         self.ledger = AnswerLedger(self.policy)
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
         self.walk_next = 0  # the next position of the survey's walk to hand out
-        self.deferred: list[str] = []  # hard grids of the walk passed over, in walk order
-        self.long_light = math.ceil(LONG_LIGHT_SHARE * (pattern_spec.max_length or max(spec.width, spec.height)))
+        self.estimate = FillEstimate(words)
+        # hard grids of the walk passed over: (-ln E, walk position, key), the most promising first
+        self.deferred: list[tuple[float, int, str]] = []
         self.uses: Counter[str] = Counter()  # pattern -> puzzles accepted with it
         self.fills: Counter[str] = Counter()  # pattern -> fills it gave (accepted or not)
         self.failures: Counter[str] = Counter()
@@ -187,19 +199,24 @@ class CrosswordPlan:
         return Avoid(attempt=attempt, assignment=job)
 
     def _next_pattern(self, index: int) -> str | None:
-        """The next easy grid of the walk, then the hard ones passed over, and once
-        all are used the live grid used least."""
-        while (found := self.survey.get(self.walk_next)) is not None:
+        """The next easy grid of the walk, then the hard ones passed over (the
+        most promising first; also when the walk finds no easy grid within
+        `DRAW_PATIENCE` draws), and once all are used the live grid used least."""
+        barred = Counter(len(word) for word in self.ledger.forbidden(index))
+        patience = self.survey.draws + DRAW_PATIENCE
+        while (not self.deferred or self.survey.draws < patience) and \
+                (found := self.survey.get(self.walk_next)) is not None:
             self.walk_next += 1
             key, grid = found
             if key in self.retired:
                 continue
-            if self._is_hard(grid):
-                self.deferred.append(key)
+            log_fills = self.estimate.log_fills(grid, self.spec.min_length, barred)
+            if log_fills < EASY_LOG_FILLS:
+                heapq.heappush(self.deferred, (-log_fills, self.walk_next, key))
                 continue
             return key
         while self.deferred:
-            key = self.deferred.pop(0)
+            key = heapq.heappop(self.deferred)[2]
             if key not in self.retired:
                 return key
         if not self.reused:
@@ -216,10 +233,6 @@ class CrosswordPlan:
         # A grid twice in one round would likely get the same long answers twice: one of them redone.
         return min(live, key=lambda k: (k in busy, k in tried, self.uses[k], self.failures[k] - self.fills[k],
                                         position[k]))
-
-    def _is_hard(self, grid: Grid) -> bool:
-        lights = find_lights(grid, self.spec.min_length).lights
-        return sum(1 for light in lights if light.length >= self.long_light) > EASY_LONG_LIGHTS
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:

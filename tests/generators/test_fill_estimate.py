@@ -1,0 +1,67 @@
+"""The fill estimate against fills counted by brute force, and the pack plan's use of it."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.lights import find_lights
+from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword_plan import EASY_LOG_FILLS
+from generators.fill_estimate import FillEstimate
+from dictionaries.wordlist import from_words
+
+WORDS = st.lists(st.text(alphabet="ABCE", min_size=3, max_size=3), min_size=1, max_size=12, unique=True)
+
+
+def fills_counted(grid_rows: tuple[str, ...], words: list[str]) -> int:
+    """Every assignment of a word to each light (repeats allowed) whose crossings agree."""
+    grid = make_grid(grid_rows, "plane")
+    lights = find_lights(grid, 3).lights
+    count = 0
+    for choice in itertools.product(words, repeat=len(lights)):
+        letters: dict[tuple[int, int], str] = {}
+        if all(letters.setdefault(cell, word[i]) == word[i]
+               for light, word in zip(lights, choice) for i, cell in enumerate(light.cells)):
+            count += 1
+    return count
+
+
+@settings(max_examples=40, deadline=None)
+@given(WORDS)
+def test_with_independent_crossings_the_estimate_is_the_exact_count(words: list[str]) -> None:
+    # A plus: two lights crossing once, so the estimate's independence is exact.
+    rows = ("#.#", "...", "#.#")
+    estimate = FillEstimate(from_words(words)).log_fills(make_grid(rows, "plane"), 3)
+    assert math.isclose(math.exp(estimate), fills_counted(rows, words), rel_tol=1e-9)
+
+
+@settings(max_examples=20, deadline=None)
+@given(WORDS)
+def test_a_ring_of_crossings_is_impossible_exactly_when_estimated_so_and_barred_words_lower_it(
+        words: list[str]) -> None:
+    # Four lights around a square: its crossings are not independent, but a crossing no two
+    # words can agree on (estimate -inf) still means no fill, and a fill means some agreement.
+    rows = ("...", ".#.", "...")
+    grid = make_grid(rows, "plane")
+    estimate = FillEstimate(from_words(words))
+    value = estimate.log_fills(grid, 3)
+    assert (value == -math.inf) <= (fills_counted(rows, words) == 0)
+    if len(words) > 1 and math.isfinite(value):
+        lower = value - 4 * (math.log(len(words)) - math.log(len(words) - 1))
+        assert math.isclose(estimate.log_fills(grid, 3, {3: 1}), lower, abs_tol=1e-9)
+    assert estimate.log_fills(grid, 3, {3: len(words)}) == -math.inf
+
+
+def test_a_pack_hands_out_the_grids_expected_to_fill_first() -> None:
+    spec = CrosswordPackSpec(count=30, width=11, height=5)
+    plan = spec.plan()
+    given_out = [plan.job_input(index, 0).assignment for index in range(8)]
+    estimates = [plan.estimate.log_fills(make_grid(job.rows, spec.surface), spec.min_length) for job in given_out]
+    assert all(value >= EASY_LOG_FILLS for value in estimates)
+    passed_over = [-neg for neg, _, _ in plan.deferred]
+    assert passed_over and all(value < EASY_LOG_FILLS for value in passed_over)
