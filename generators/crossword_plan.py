@@ -8,10 +8,10 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   lane of the space first): each puzzle takes the next grid of the walk, so
   no two puzzles share a grid while the space lasts; grids hard to fill
   (few fills expected from the words the puzzle may use, `fill_estimate`)
-  are passed over until the walk holds no other, then taken most promising
-  first. Once the walk is used up — the rules allow fewer grids than the pack has puzzles, which the
-  plan says up front when it knows — each new puzzle takes the grid used
-  least so far (not one another job of the round has, then the one that
+  are passed over while the walk finds others, then taken most promising
+  first. Once the walk is used up — the rules allow fewer grids than the
+  pack has puzzles, which the plan says up front when it knows — each new
+  puzzle takes the grid used least so far (not one another job of the round has, then the one that
   filled most reliably), so repeats are spread evenly, each time with
   another fill.
 - A job that cannot fill its grid within its budget is tried again with

@@ -358,10 +358,11 @@ class _Attempt:
         if cells or edges:
             self._runs = None
 
-    def close(self, cells: list[int], edges: list[int], added_cells: list[int], added_edges: list[int]) -> bool:
+    def close(self, cells: list[int], edges: list[int], added_cells: list[int], added_edges: list[int],
+              cap: int | None = None) -> bool | None:
         """The loop behind `apply`: add, then fill the runs left too short,
         until none is; records what it added even when it fails, so that the
-        caller can undo it."""
+        caller can undo it. None (undecided) once more than `cap` are added."""
         layout = self.layout
         while True:
             for c in cells:
@@ -376,6 +377,8 @@ class _Attempt:
                         self.bars.add(f)
                         added_edges.append(f)
                         self._runs = None
+            if cap is not None and len(added_cells) + len(added_edges) > cap:
+                return None
             if self.count > self.ceiling:
                 return False
             short = [layout.index(c) for runs in self.runs().values() for cells_, _, _ in runs
@@ -413,9 +416,11 @@ class _Attempt:
                 return None if self.barred else True
         return False
 
-    def repair_cost(self, unit: int, limit: int | None = None) -> int | None:
+    def repair_cost(self, unit: int, limit: int | None = None, *, bound: int | None = None) -> int | None:
         """Blocks the repair adds beyond the unit's own orbit (the pattern is
-        left unchanged); None if the move is refused or needs more than `limit`."""
+        left unchanged); None if the move is refused or needs more than `limit`.
+        With `bound`, the repair stops once it has added more than `bound` and
+        reports bound + 1: the cost is then known only to exceed it."""
         needs = self.needs_repair(unit)
         if needs is None:
             self.rejected += 1
@@ -424,13 +429,16 @@ class _Attempt:
             return 0
         if limit == 0:
             return None
-        added = self.apply(*self.move(unit))
-        if added is None:
+        orbit = len({unit, self.layout.edge_image[unit] if self.barred else self.layout.cell_image[unit]})
+        added: _Units = ([], [])
+        closed = self.close(*self.move(unit), *added, cap=None if bound is None else bound + orbit)
+        self.undo(*added)
+        if closed is None:
+            return bound + 1 if bound is not None else None
+        if not closed:
             self.rejected += 1
             return None
-        self.undo(*added)
-        image = self.layout.edge_image[unit] if self.barred else self.layout.cell_image[unit]
-        return len(added[0]) + len(added[1]) - len({unit, image})
+        return len(added[0]) + len(added[1]) - orbit
 
     def place(self, unit: int) -> bool:
         """Apply a move if it keeps every rule a move can break; count it as
@@ -553,9 +561,28 @@ class _Attempt:
                 repaired.append(unit)
             elif needs is None:
                 self.rejected += 1
-        # Only now the costs of the cuts that need repair: each takes a new grid.
-        costs = {unit: cost for unit in repaired if (cost := self.repair_cost(unit)) is not None}
-        return any(self.place(unit) for unit in sorted(costs, key=costs.__getitem__))
+        # Only now the costs of the cuts that need repair: each takes new grids,
+        # so a repair is cut short once it costs more than the cheapest so far.
+        # The cheapest are tried first, in candidate order; only if none is
+        # accepted are the others costed exactly and tried, cheapest first.
+        costs: dict[int, int] = {}
+        for unit in repaired:
+            cost = self.repair_cost(unit, bound=min(costs.values(), default=None))
+            if cost is not None:
+                costs[unit] = cost
+        cheapest = min(costs.values(), default=None)
+        first = [unit for unit in repaired if costs.get(unit) == cheapest]
+        if any(self.place(unit) for unit in first):
+            return True
+        for unit in repaired:
+            if unit in costs and costs[unit] > cheapest:  # known only to cost more than the cheapest
+                cost = self.repair_cost(unit)
+                if cost is None:
+                    del costs[unit]
+                else:
+                    costs[unit] = cost
+        rest = [unit for unit in repaired if unit in costs and unit not in first]
+        return any(self.place(unit) for unit in sorted(rest, key=costs.__getitem__))
 
     def free(self) -> list[int]:
         """Cells (barred: edges) that could still take a block (bar)."""
