@@ -36,7 +36,7 @@ from cpmodel.surface import surface as find_surface
 from dictionaries import ListContent, WordList, adjusted, load, portable
 from generators.clues import ClueBank, ClueLines, clued_words, load_bank
 from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
-from generators.executors import PuzzleFailed
+from generators.executors import Executor, PuzzleFailed
 from generators.rounds import Avoid
 from generators.pattern_check import check_pattern
 from generators.patterns import PatternSpec
@@ -180,8 +180,8 @@ class CrosswordPackSpec:
 
     # -- the plan and the job ---------------------------------------------------------------
 
-    def plan(self) -> CrosswordPlan:
-        return CrosswordPlan(self, self.words())
+    def plan(self, runner: Executor | None = None) -> CrosswordPlan:
+        return CrosswordPlan(self, self.words(), runner)
 
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
         job: CrosswordJob = avoid.assignment

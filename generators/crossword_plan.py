@@ -24,8 +24,9 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   (`polish.repair`), and only if that fails is the grid filled anew. A
   puzzle is given up (and reported) only when no grid the rules allow has
   ever filled, or after `MAX_TRIES` attempts.
-- Words follow `word_policy`: the job may not use the words the ledger bars,
-  prefers unused ones, and, to keep the jobs of one round apart, the words
+- Words follow `word_policy`, whose demand is re-estimated from the puzzles
+  made after every round's worth (and the policy widened if they need more):
+  the job may not use the words the ledger bars, prefers unused ones, and, to keep the jobs of one round apart, the words
   of its own share of the list.
 - `final_problems` re-checks the finished pack from its puzzle files alone:
   no fill twice, no grid twice unless the walk was used up, and the repeat
@@ -51,10 +52,12 @@ from generators.pack import PackError, derive_seed
 from generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
 from generators.quality import pack_quality
-from generators.word_policy import AnswerLedger, count_recurrences, decide_policy, policy_problems
+from generators.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
+                                    widen_policy)
 
 if TYPE_CHECKING:
     from generators.crossword_pack import CrosswordPackSpec
+    from generators.executors import Executor
 
 # Patterns drawn before the first round to estimate how many lights of each
 # length the pack needs (the repeat policy's demand).
@@ -121,10 +124,13 @@ class CrosswordJob:
 class CrosswordPlan:
     """See the module docstring."""
 
-    def __init__(self, spec: CrosswordPackSpec, words: WordList) -> None:
+    def __init__(self, spec: CrosswordPackSpec, words: WordList, runner: Executor | None = None) -> None:
         self.spec = spec
         pattern_spec = spec.pattern_spec()
-        self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j))
+        # The survey draws ahead where the jobs run (`runner`): in the main process the draws
+        # of a large pack otherwise cost as much as the fills, which the workers wait for.
+        self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j),
+                                    runner)
         first = self.survey.get(0)
         if first is None:
             raise PackError(f"no {pattern_spec.describe()} exists"
@@ -133,6 +139,8 @@ class CrosswordPlan:
         supply = {length: len(words.by_length(length)) for length in words.lengths()}
         self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats)
         self.ledger = AnswerLedger(self.policy)
+        self.lights_made: Counter[int] = Counter()  # answers per length in the puzzles accepted so far
+        self.made = 0
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
         self.walk_next = 0  # the next position of the survey's walk to hand out
         self.estimate = FillEstimate(words)
@@ -248,6 +256,22 @@ class CrosswordPlan:
         self.fills[key] += 1
         self.fill_keys.add("/".join(puzzle["rows"]))
         self.ledger.add(index, (e["answer"] for e in puzzle["entries"]))
+        self.lights_made.update(len(e["answer"]) for e in puzzle["entries"])
+        self.made += 1
+        if self.made % ROUND_SIZE == 0:
+            self._widen_policy()
+
+    def _widen_policy(self) -> None:
+        """Widen the repeat policy to the lights the puzzles made so far need,
+        scaled to the whole pack (`word_policy.widen_policy`)."""
+        count = self.spec.count
+        demand = {n: round(k * count / self.made) for n, k in self.lights_made.items()}
+        widened = widen_policy(self.policy, demand, count)
+        for length in sorted(widened.gaps.keys() - self.policy.gaps.keys()):
+            self.notes.append(f"{length}-letter answers may now recur {widened.gaps[length]}+ puzzles apart: the "
+                              f"grids in use need {widened.demand[length]:,} of the list's "
+                              f"{widened.supply.get(length, 0):,}")
+        self.policy = self.ledger.policy = widened
 
     def failed(self, index: int, reason: str, *, puzzle: Mapping[str, Any] | None, proven: bool) -> None:
         key = self.pending[index]

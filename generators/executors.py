@@ -1,7 +1,8 @@
 """Where pack jobs run: in this process, in local worker processes, or on Dask.
 
 Covers: the `Executor` interface the pack runner uses (submit, results as
-they complete, close, abort), `JobResult` and `PuzzleFailed`, and the life of local workers:
+they complete, close, abort; `call`/`outcome` for other tasks a plan runs
+where the jobs run), `JobResult` and `PuzzleFailed`, and the life of local workers:
 they are spawned with SIGINT blocked and then ignore it, so Ctrl-C reaches
 only the parent, which alone reports it (no worker tracebacks, even during
 start-up); they die with the parent whatever kills it, kill -9 included —
@@ -20,12 +21,13 @@ Leaves out: what a job computes (the pack specs) and the pack directory
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -82,6 +84,10 @@ def timed_job(spec: Any, index: int, avoid: Any) -> JobResult:
 class Executor(Protocol):
     def submit(self, spec: Any, index: int, avoid: Any) -> Any: ...
     def as_completed(self, handles: list[Any]) -> Iterator[JobResult]: ...
+    # Any other picklable, pure task (a pack plan's work ahead, e.g. pattern draws):
+    # `call` starts it where the jobs run, `outcome` waits for its value.
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any: ...
+    def outcome(self, handle: Any) -> Any: ...
     def close(self) -> None: ...
     def abort(self) -> None: ...
 
@@ -95,6 +101,12 @@ class InlineExecutor:
     def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
         for spec, index, avoid in handles:
             yield timed_job(spec, index, avoid)
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return functools.partial(fn, *args)
+
+    def outcome(self, handle: Any) -> Any:
+        return handle()
 
     def close(self) -> None:
         pass
@@ -169,6 +181,13 @@ class LocalExecutor:
             for future in finished:
                 yield future.result()
 
+    def call(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        with sigint_blocked():
+            return self.pool.submit(fn, *args)
+
+    def outcome(self, handle: Future[Any]) -> Any:
+        return handle.result()
+
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
@@ -235,6 +254,12 @@ class DaskExecutor:
             except KilledWorker as exc:
                 raise ClusterError(f"a pack job was given up after the Dask workers running it died: {exc}; "
                                    "the worker logs say why (often their memory limit)") from None
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return self.client.submit(fn, *args, pure=False, retries=0)
+
+    def outcome(self, handle: Any) -> Any:
+        return next(self.as_completed([handle]))
 
     def close(self) -> None:
         self.specs.clear()

@@ -248,7 +248,7 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     stored = _prepare(spec, out, resume, force)
     runner = make_executor(executor, workers, scheduler)
     created = not out.exists()
-    plan = plan_of(spec)
+    plan = plan_of(spec, runner)
     puzzles: dict[int, dict[str, Any]] = {}
     timings: dict[int, float] = {}
     progress = Progress(spec.count, notes=plan.notes)

@@ -42,10 +42,11 @@ Leaves out: the rules themselves (`patterns.py`), checking them
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -54,6 +55,9 @@ from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
 from cpmodel.surface import Surface, step, surface
 from generators.pattern_enumeration import enumerate_patterns
 from generators.patterns import PatternError, PatternSpec, generate_pattern
+
+if TYPE_CHECKING:
+    from generators.executors import Executor
 
 # Lanes of the hash partition. Four keep seeds 0-3 (the volumes of a small
 # series) apart while costing each pack only four draws per pattern kept; a
@@ -65,6 +69,12 @@ PATTERN_LANES = 4
 # of the draws and the longest run without a new grid was 500), so this only
 # ends a survey whose lane is nearly used up, at a cost of a few seconds.
 SATURATION_DRAWS = 150
+# Draws a survey keeps running ahead of the walk when it has a runner, and
+# how many one task holds: a round of eight puzzles needs a few hundred draws
+# of an 11×5 strip late in a pack, about a second of work, which the workers
+# then do beside the fills instead of the main process doing it between them.
+DRAWS_AHEAD = 128
+DRAW_BATCH = 16
 # The most draws a survey makes in all: a bound for rules that the generator
 # meets only rarely (it then reports what it found).
 MAX_DRAWS = 20_000
@@ -190,6 +200,18 @@ def lane_of(key: str) -> int:
 
 # --- a pack's survey ---------------------------------------------------------------
 
+def draw_patterns(spec: PatternSpec, seeds: list[int]) -> list[Grid | str]:
+    """`generate_pattern` for each seed: its grid, or the generator's reason for
+    finding none (a task a survey runs ahead where the pack's jobs run)."""
+    found: list[Grid | str] = []
+    for seed in seeds:
+        try:
+            found.append(generate_pattern(spec, seed))
+        except PatternError as exc:
+            found.append(str(exc))
+    return found
+
+
 def _seeded_order(keys: list[str], seed: int) -> list[str]:
     """A fixed shuffle of `keys` for a pack seed (a hash, so no generator state is involved)."""
     return sorted(keys, key=lambda k: hashlib.sha256(f"{seed}:{k}".encode()).digest())
@@ -206,8 +228,13 @@ class PatternSurvey:
     walk, or None once the space has run out before it.
     """
 
-    def __init__(self, spec: PatternSpec, seed: int, draw_seed: Callable[[int], int]) -> None:
+    def __init__(self, spec: PatternSpec, seed: int, draw_seed: Callable[[int], int],
+                 runner: Executor | None = None) -> None:
         self.spec, self.seed, self.draw_seed = spec, seed, draw_seed
+        self.runner = runner  # where draws run ahead of the walk; None: here, when needed
+        self.ahead: deque[Any] = deque()  # handles of batches of draws started, in order
+        self.started = 0  # draws started ahead
+        self.drawn: deque[Grid | str] = deque()  # draws finished and not yet taken
         self.lane = seed % PATTERN_LANES
         self.draws = 0
         self.seen: Counter[str] = Counter()  # draws per key (sampling), for the estimate
@@ -259,14 +286,12 @@ class PatternSurvey:
         if self.draws >= MAX_DRAWS:
             self._finish()
             return
-        seed = self.draw_seed(self.draws)
+        grid = self._next_draw()
         self.draws += 1
-        try:
-            grid = generate_pattern(self.spec, seed)
-        except PatternError as exc:
+        if isinstance(grid, str):
             # A spec the generator cannot meet: a draw without a new grid, so
             # an impossible spec ends the survey after SATURATION_DRAWS.
-            self.failure = str(exc)
+            self.failure = grid
             self._miss()
             return
         key = canonical_key(grid)
@@ -277,6 +302,21 @@ class PatternSurvey:
         self.since_new = 0
         self.grids[key] = grid
         (self.order if lane_of(key) == self.lane else self.others).append(key)
+
+    def _next_draw(self) -> Grid | str:
+        """Draw number `self.draws`: its grid, or why the generator found none.
+        With a runner, DRAWS_AHEAD draws are kept running there in batches of
+        DRAW_BATCH, so the walk seldom waits; every draw is a function of its
+        number alone, so where it ran changes nothing."""
+        if self.runner is None:
+            return draw_patterns(self.spec, [self.draw_seed(self.draws)])[0]
+        while self.started < min(self.draws + DRAWS_AHEAD, MAX_DRAWS):
+            seeds = [self.draw_seed(j) for j in range(self.started, min(self.started + DRAW_BATCH, MAX_DRAWS))]
+            self.ahead.append(self.runner.call(draw_patterns, self.spec, seeds))
+            self.started += len(seeds)
+        if not self.drawn:
+            self.drawn.extend(self.runner.outcome(self.ahead.popleft()))
+        return self.drawn.popleft()
 
     def _miss(self) -> None:
         self.since_new += 1

@@ -70,7 +70,7 @@ class PackPlan(Protocol):
 class PlannedSpec(Protocol):
     """A pack spec with a plan of its own (crosswords); others get `KeyPlan`."""
 
-    def plan(self) -> PackPlan: ...
+    def plan(self, runner: Executor | None = None) -> PackPlan: ...  # runner: where its work ahead may run
 
 
 # Attempts of one puzzle before `KeyPlan` gives up on it.
@@ -120,8 +120,8 @@ class KeyPlan:
         return {}
 
 
-def plan_of(spec: Any) -> PackPlan:
-    return spec.plan() if isinstance(spec, PlannedSpec) else KeyPlan(spec)
+def plan_of(spec: Any, runner: Executor | None = None) -> PackPlan:
+    return spec.plan(runner) if isinstance(spec, PlannedSpec) else KeyPlan(spec)
 
 
 def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int, dict[str, Any]],

@@ -31,8 +31,11 @@ sooner than its gap. Which puzzles are relaxed is part of their files (their
 attempt count), so the whole-pack check knows them too.
 
 With `allow_repeats` only the soft preference for unused words is kept.
-Everything is a function of the puzzles' indices and answers, so it is the
-same for any number of workers.
+The demand is first estimated from the pack's first patterns; the pack
+then widens the policy as its puzzles show what its grids really need
+(`widen_policy`: the easy grids it hands out hold more short lights than a
+sample of all grids), never narrowing it. Everything is a function of the
+puzzles' indices and answers, so it is the same for any number of workers.
 
 Leaves out: where the demand comes from (the pack plan counts its patterns'
 lights) and running jobs.
@@ -96,6 +99,18 @@ def decide_policy(demand: Mapping[int, int], supply: Mapping[int, int], count: i
             per_puzzle = needed / max(count, 1)
             gaps[length] = max(1, math.floor(RECENT_SHARE * have / per_puzzle)) if per_puzzle else 1
     return RepeatPolicy(allow_repeats, dict(demand), dict(supply), gaps)
+
+
+def widen_policy(policy: RepeatPolicy, demand: Mapping[int, int], count: int) -> RepeatPolicy:
+    """`policy` for a pack found to need `demand` lights per length, where that
+    is more than it was decided for: a length now needing more than
+    `UNIQUE_SHARE` of its supply starts to recur, and a recurring length's gap
+    may shrink but never grow, so every puzzle made under the old policy
+    keeps the new one."""
+    merged = {n: max(policy.demand.get(n, 0), demand.get(n, 0)) for n in {*policy.demand, *demand}}
+    fresh = decide_policy(merged, policy.supply, count, policy.allow_repeats)
+    gaps = {n: min(gap, policy.gaps.get(n, gap)) for n, gap in fresh.gaps.items()}
+    return RepeatPolicy(policy.allow_repeats, merged, policy.supply, gaps)
 
 
 class AnswerLedger:

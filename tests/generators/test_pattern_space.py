@@ -14,10 +14,12 @@ import pytest
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.lights import find_lights
 from cpmodel.surface import Direction, step, surface
+from generators.executors import make_executor
 from generators.pack import derive_seed
 from generators.pattern_check import check_pattern
 from generators.pattern_enumeration import enumerate_patterns
-from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of, symmetry_count
+from generators.pattern_space import (DRAW_BATCH, DRAWS_AHEAD, PATTERN_LANES, PatternSurvey, canonical_key, lane_of,
+                                     symmetry_count)
 from generators.patterns import PatternSpec, generate_pattern, symmetric_cell
 
 
@@ -146,3 +148,17 @@ def test_a_small_space_is_counted_exactly_and_its_walk_ends() -> None:
     own = [k for k in small.order if lane_of(k) == small.lane]
     assert small.order[:len(own)] == own  # the pack's own lane comes first
     assert survey(pack_rules(3, 3, "mobius"), 0).get(0) is None
+
+
+@pytest.mark.parametrize("runner", ["inline", "local"])
+def test_a_survey_drawing_ahead_where_the_jobs_run_walks_the_same_grids(runner: str) -> None:
+    spec = pack_rules(9, 7, "torus")
+    executor = make_executor("local", 1 if runner == "inline" else 2)
+    try:
+        ahead = PatternSurvey(spec, 3, lambda j: derive_seed(3, "pattern", j), executor)
+        keys = [ahead.get(n)[0] for n in range(12)]
+        assert ahead.started >= ahead.draws and ahead.started - ahead.draws <= DRAWS_AHEAD + DRAW_BATCH
+    finally:
+        executor.close()
+    here = survey(spec, 3)
+    assert keys == [here.get(n)[0] for n in range(12)] and ahead.draws == here.draws

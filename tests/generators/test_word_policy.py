@@ -8,6 +8,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generators.crossword_pack import CrosswordPackSpec
+from generators.rounds import ROUND_SIZE
 from generators.word_policy import (
     USED_PENALTY,
     AnswerLedger,
@@ -16,6 +18,7 @@ from generators.word_policy import (
     policy_problems,
     share_bonus,
     share_of,
+    widen_policy,
 )
 
 
@@ -94,3 +97,29 @@ def test_a_relaxed_puzzle_is_bound_by_the_unique_lengths_only() -> None:
     assert 11 in policy_problems(pack, policy) and policy_problems(pack, policy, relaxed={11}) == {}
     assert 11 in policy_problems({10: ["OCEAN"], 11: ["OCEAN"]}, policy, relaxed={10, 11})
     assert gap > 1
+
+
+def test_widening_makes_a_length_recur_and_never_lengthens_a_gap() -> None:
+    policy = decide_policy({3: 100, 4: 100}, {3: 1000, 4: 300}, 50, False)
+    assert policy.gaps == {}  # both within half their supply
+    wider = widen_policy(policy, {4: 200}, 50)
+    assert set(wider.gaps) == {4} and wider.demand == {3: 100, 4: 200}
+    assert widen_policy(wider, {4: 100}, 50) == wider  # less demand narrows nothing
+    more = widen_policy(wider, {4: 400}, 50)
+    assert 1 <= more.gaps[4] <= wider.gaps[4]
+    # answers kept apart by the wider gap keep the narrower policy too
+    answers = {0: ["ABCD"], wider.gaps[4]: ["ABCD"]}
+    assert policy_problems(answers, wider) == {} and policy_problems(answers, more) == {}
+
+
+def test_a_pack_widens_its_policy_when_its_puzzles_need_more_short_answers() -> None:
+    spec = CrosswordPackSpec(count=1000, width=11, height=5)
+    plan = spec.plan()
+    three = spec.words().by_length(3)
+    plan.policy = plan.ledger.policy = decide_policy({}, plan.policy.supply, spec.count, False)
+    for index in range(ROUND_SIZE):
+        plan.pending[index] = "a grid"
+        entries = [{"answer": three[10 * index + k]} for k in range(10)]
+        plan.record(index, {"rows": [f"fill {index}"], "entries": entries})
+    assert 3 in plan.policy.gaps and plan.ledger.policy is plan.policy
+    assert any("3-letter answers may now recur" in note for note in plan.notes)
