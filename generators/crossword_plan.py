@@ -9,9 +9,11 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   no two puzzles share a grid while the space lasts; grids hard to fill
   (few fills expected from the words the puzzle may use, `fill_estimate`)
   are passed over while the walk finds others, then taken most promising
-  first. Once the walk is used up — the rules allow fewer grids than the
-  pack has puzzles, which the plan says up front when it knows — each new
-  puzzle takes the grid used least so far (not one another job of the round has, then the one that
+  first (those expected to fill very rarely, `HOPELESS_LOG_FILLS`, only while
+  none has filled). Once the walk is used up — the rules allow fewer grids
+  than the pack has puzzles, which the plan says up front when it knows —
+  each new puzzle takes, of the grids that filled before, the one used least
+  so far (not one another job of the round has, then the one that
   filled most reliably), so repeats are spread evenly, each time with
   another fill.
 - A job that cannot fill its grid within its budget is tried again with
@@ -95,6 +97,11 @@ MAX_TRIES = 60
 # A stricter bar (15) costs the small 11×5 space more draws than it saves
 # fills; a looser one (10) lets through 15×7 grids that seldom fill.
 EASY_LOG_FILLS = 12.0
+# Hard grids estimated below this are tried only while no grid has filled:
+# of 66 fresh 11×5 grids below it one filled within 1,000 backtracks (of 32
+# between 8 and 10, 17). Once the grids above it are used, a pack does better
+# to fill a grid again than to spend a failed attempt on each of these.
+HOPELESS_LOG_FILLS = 8.0
 # Draws the walk may spend looking for the next easy grid before a hard one
 # passed over is taken instead: about what a failed fill costs (on the 11×5
 # strip a draw takes 5 ms and a failed first try 200 ms; on 15×7, 10 and 330
@@ -209,10 +216,11 @@ class CrosswordPlan:
     def _next_pattern(self, index: int) -> str | None:
         """The next easy grid of the walk, then the hard ones passed over (the
         most promising first; also when the walk finds no easy grid within
-        `DRAW_PATIENCE` draws), and once all are used the live grid used least."""
+        `DRAW_PATIENCE` draws) unless they are hopeless, and once those are
+        used a grid that has filled before, the one used least."""
         barred = Counter(len(word) for word in self.ledger.forbidden(index))
         patience = self.survey.draws + DRAW_PATIENCE
-        while (not self.deferred or self.survey.draws < patience) and \
+        while (not self._hopeful() or self.survey.draws < patience) and \
                 (found := self.survey.get(self.walk_next)) is not None:
             self.walk_next += 1
             key, grid = found
@@ -223,24 +231,33 @@ class CrosswordPlan:
                 heapq.heappush(self.deferred, (-log_fills, self.walk_next, key))
                 continue
             return key
-        while self.deferred:
+        while self._hopeful() or (self.deferred and not any(self.fills.values())):
             key = heapq.heappop(self.deferred)[2]
             if key not in self.retired:
                 return key
         if not self.reused:
             self.reused = True
-            self.notes.append(f"all {self.survey.found} grids are in use: grids now repeat, each with a new fill")
+            left = sum(1 for _, _, key in self.deferred if key not in self.retired)
+            self.notes.append(f"all {self.survey.found - left} grids likely to fill are in use"
+                              + (f" ({left} others are expected to fill too rarely)" if left else "")
+                              + ": grids now repeat, each with a new fill")
         busy = set(self.pending.values())
-        # Grids this puzzle has not tried first; then, with new seeds, those it has.
+        # Grids that filled before and this puzzle has not tried first; then, with new seeds, those it
+        # has; grids not yet known to fill only while none is (early in a pack of a small space).
         tried = self.tried.get(index, set())
-        live = [k for k in self.survey.order if k not in self.retired and k not in tried] or \
-            [k for k in self.survey.order if k not in self.retired] or [k for k in self.survey.order if self.fills[k]]
+        usable = [k for k in self.survey.order if k not in self.retired]
+        usable = [k for k in usable if self.fills[k]] or usable
+        live = [k for k in usable if k not in tried] or usable or [k for k in self.survey.order if self.fills[k]]
         if not live:
             return None
         position = {k: n for n, k in enumerate(self.survey.order)}
         # A grid twice in one round would likely get the same long answers twice: one of them redone.
         return min(live, key=lambda k: (k in busy, k in tried, self.uses[k], self.failures[k] - self.fills[k],
                                         position[k]))
+
+    def _hopeful(self) -> bool:
+        """Whether the best hard grid passed over may still be worth a try."""
+        return bool(self.deferred) and -self.deferred[0][0] >= HOPELESS_LOG_FILLS
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:
