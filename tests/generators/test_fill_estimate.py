@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import find_lights
 from generators.crossword_pack import CrosswordPackSpec
-from generators.crossword_plan import EASY_LOG_FILLS
+from generators.crossword_plan import EASY_LOG_FILLS, HOPELESS_LOG_FILLS
 from generators.fill_estimate import FillEstimate
 from dictionaries.wordlist import from_words
 
@@ -65,3 +65,20 @@ def test_a_pack_hands_out_the_grids_expected_to_fill_first() -> None:
     assert all(value >= EASY_LOG_FILLS for value in estimates)
     passed_over = [-neg for neg, _, _ in plan.deferred]
     assert passed_over and all(value < EASY_LOG_FILLS for value in passed_over)
+
+
+def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_filled() -> None:
+    spec = CrosswordPackSpec(count=10, width=7, height=5)  # a space of four grids, listed exactly
+    for filled in (True, False):
+        plan = spec.plan()
+        proven, hopeless = plan.survey.order[0], plan.survey.order[1]
+        plan.walk_next = len(plan.survey.order)  # the walk is used up
+        plan.deferred = [(-(HOPELESS_LOG_FILLS - 1), 1, hopeless)]
+        if filled:
+            plan.fills[proven] = plan.uses[proven] = 1
+        chosen = plan._next_pattern(0)
+        if filled:
+            assert chosen == proven and plan.deferred and plan.reused
+            assert any("expected to fill too rarely" in note for note in plan.notes)
+        else:
+            assert chosen == hopeless and not plan.deferred
