@@ -77,6 +77,8 @@ UPOS = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 _SPACES = re.compile(r"\s+")
+_MISSING_SPACE = re.compile(r",(?=[A-Za-z])")
+_DOUBLED = re.compile(r"\b(to|or|and|of|a|an|the|in|on|for) \1\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
 # Examples with digits, symbols, WordNet's `quotes' or several clauses make poor blanks.
 _PLAIN_EXAMPLE = re.compile(r"[A-Za-z][A-Za-z ,'!?.\-]*")
@@ -91,7 +93,11 @@ def clean_definition(definition: str) -> str:
         text = _PARENTHESES.sub("", text)
     if ":" in text and len(text.split(":", 1)[0].split()) >= 2:
         text = text.split(":", 1)[0]  # what follows a colon lists examples
-    text = _SPACES.sub(" ", text).strip(" ,;:-")
+    text = _SPACES.sub(" ", _MISSING_SPACE.sub(", ", text)).strip(" ,;:-")
+    # A doubled small word is a slip of WordNet's ("arrange or or coil") or an
+    # aside's trace ("give an assignment to (a person) to a post"); a definition,
+    # unlike an example sentence, never needs one ("reined in in front").
+    text = _DOUBLED.sub(r"\1", text)
     text = re.sub(r"^(a|an) ", "", text, flags=re.IGNORECASE)
     if text.split(" ", 1)[0].lower() in NOTE_OPENERS:  # a usage note, not a definition
         return ""

@@ -114,6 +114,16 @@ def test_no_clue_ends_mid_phrase() -> None:
     assert cut[:20] == []
 
 
+def test_no_clue_doubles_a_small_word_or_runs_words_together() -> None:
+    # WordNet's slips ("arrange or or coil around") and asides' traces ("give an assignment to to a post");
+    # example sentences may ("They ___ in in front of the post office"), definitions never do.
+    bank = load_bank()
+    doubled = re.compile(r"\b(to|or|and|of|a|an|the|for|on) \1\b", re.IGNORECASE)
+    bad = [(w, c) for w in bank.clues for c in bank.clues_of(w)
+           if "___" not in c and doubled.search(c) or re.search(r",[A-Za-z]", c)]
+    assert bad[:20] == []
+
+
 def test_clues_are_short_and_varied() -> None:
     bank = load_bank()
     clues = [c for w in bank.clues for c in bank.clues_of(w)]
