@@ -147,7 +147,6 @@ class CrosswordPlan:
         self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats)
         self.ledger = AnswerLedger(self.policy)
         self.lights_made: Counter[int] = Counter()  # answers per length in the puzzles accepted so far
-        self.made = 0
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
         self.walk_next = 0  # the next position of the survey's walk to hand out
         self.estimate = FillEstimate(words)
@@ -199,8 +198,9 @@ class CrosswordPlan:
             return None
         start = self.keep.pop(index, None)
         key = self.pending.get(index) if start is not None else None
+        barred = self.ledger.forbidden(index)
         if key is None:
-            key = self._next_pattern(index)
+            key = self._next_pattern(index, barred)
             if key is None:
                 self.why_not[index] = "no grid the rules allow could be filled"
                 return None
@@ -208,17 +208,19 @@ class CrosswordPlan:
         self.tried.setdefault(index, set()).add(key)
         # A small space needs every grid that fills at all; a large one has others to try.
         share = 1.0 if self.survey.exact or self.fills[key] or attempt >= FULL_BUDGET_AFTER else FIRST_TRY_SHARE
+        relaxed = attempt >= RELAX_AFTER
         job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
-                           index % SHARES, self.ledger.forbidden(index, attempt >= RELAX_AFTER),
-                           self.ledger.penalties(index, attempt >= RELAX_AFTER), share, start)
+                           index % SHARES, self.ledger.forbidden(index, True) if relaxed else barred,
+                           self.ledger.penalties(index, relaxed), share, start)
         return Avoid(attempt=attempt, assignment=job)
 
-    def _next_pattern(self, index: int) -> str | None:
+    def _next_pattern(self, index: int, barred: frozenset[str]) -> str | None:
         """The next easy grid of the walk, then the hard ones passed over (the
         most promising first; also when the walk finds no easy grid within
         `DRAW_PATIENCE` draws) unless they are hopeless, and once those are
-        used a grid that has filled before, the one used least."""
-        barred = Counter(len(word) for word in self.ledger.forbidden(index))
+        used a grid that has filled before, the one used least. `barred`: the
+        words the puzzle may not use, which make a grid harder."""
+        per_length = Counter(len(word) for word in barred)
         patience = self.survey.draws + DRAW_PATIENCE
         while (not self._hopeful() or self.survey.draws < patience) and \
                 (found := self.survey.get(self.walk_next)) is not None:
@@ -226,7 +228,7 @@ class CrosswordPlan:
             key, grid = found
             if key in self.retired:
                 continue
-            log_fills = self.estimate.log_fills(grid, self.spec.min_length, barred)
+            log_fills = self.estimate.log_fills(grid, self.spec.min_length, per_length)
             if log_fills < EASY_LOG_FILLS:
                 heapq.heappush(self.deferred, (-log_fills, self.walk_next, key))
                 continue
@@ -274,15 +276,14 @@ class CrosswordPlan:
         self.fill_keys.add("/".join(puzzle["rows"]))
         self.ledger.add(index, (e["answer"] for e in puzzle["entries"]))
         self.lights_made.update(len(e["answer"]) for e in puzzle["entries"])
-        self.made += 1
-        if self.made % ROUND_SIZE == 0:
+        if len(self.fill_keys) % ROUND_SIZE == 0:  # one fill key per puzzle accepted
             self._widen_policy()
 
     def _widen_policy(self) -> None:
         """Widen the repeat policy to the lights the puzzles made so far need,
         scaled to the whole pack (`word_policy.widen_policy`)."""
         count = self.spec.count
-        demand = {n: round(k * count / self.made) for n, k in self.lights_made.items()}
+        demand = {n: round(k * count / len(self.fill_keys)) for n, k in self.lights_made.items()}
         widened = widen_policy(self.policy, demand, count)
         for length in sorted(widened.gaps.keys() - self.policy.gaps.keys()):
             self.notes.append(f"{length}-letter answers may now recur {widened.gaps[length]}+ puzzles apart: the "

@@ -35,9 +35,9 @@ import numpy as np
 
 from cpmodel.crossword.grid import Grid
 from cpmodel.crossword.lights import find_lights
+from cpmodel.crossword.propagation import ALPHABET
+from cpmodel.crossword.tables import letter_codes
 from dictionaries import WordList
-
-LETTERS = 26
 
 
 class FillEstimate:
@@ -48,8 +48,8 @@ class FillEstimate:
         self.letters: dict[int, np.ndarray] = {}  # length -> (positions, 26): share of words with letter c at i
         for length in words.lengths():
             found = words.by_length(length)
-            codes = np.frombuffer("".join(found).encode("ascii"), dtype=np.uint8).reshape(len(found), length) - 65
-            counts = np.stack([np.bincount(codes[:, i], minlength=LETTERS) for i in range(length)])
+            codes = letter_codes(found, length)
+            counts = np.stack([np.bincount(codes[:, i], minlength=len(ALPHABET)) for i in range(length)])
             self.supply[length] = len(found)
             self.letters[length] = counts / len(found)
         self._agree: dict[tuple[int, int, int, int], float] = {}

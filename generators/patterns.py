@@ -566,11 +566,12 @@ class _Attempt:
         # The cheapest are tried first, in candidate order; only if none is
         # accepted are the others costed exactly and tried, cheapest first.
         costs: dict[int, int] = {}
+        cheapest: int | None = None
         for unit in repaired:
-            cost = self.repair_cost(unit, bound=min(costs.values(), default=None))
+            cost = self.repair_cost(unit, bound=cheapest)
             if cost is not None:
                 costs[unit] = cost
-        cheapest = min(costs.values(), default=None)
+                cheapest = cost if cheapest is None else min(cheapest, cost)
         first = [unit for unit in repaired if costs.get(unit) == cheapest]
         if any(self.place(unit) for unit in first):
             return True

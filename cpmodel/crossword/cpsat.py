@@ -42,6 +42,7 @@ from ortools.sat.python import cp_model
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
 from cpmodel.crossword.propagation import ALPHABET, candidate_words
+from cpmodel.crossword.tables import letter_codes, set_bits
 from cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
 from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
 from cpmodel.surface import Cell
@@ -223,9 +224,9 @@ def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float) -> Domain
             scores = np.array(cand.scores)
             if problem.penalties:  # the objective weighs a word at its score less its penalty
                 scores = scores - _penalty_column(problem, light.length, cand.words)
-            encoded[light.length] = (_encode(cand.words, light.length), scores)
+            encoded[light.length] = (letter_codes(cand.words, light.length), scores)
         letters, scores = encoded[light.length]
-        rows = _bit_positions(cand.domain, len(cand.words))
+        rows = set_bits(cand.domain, len(cand.words))
         tables.append(Table(letters[rows], rows, scores[rows]))
     return _domains(problem, tables, narrow=fixpoint)
 
@@ -246,18 +247,6 @@ def _penalty_column(problem: FillProblem, length: int, words: tuple[str, ...]) -
     if column is None:
         column = cache[2][length] = np.array([problem.penalties.get(w, 0) for w in words], dtype=np.int64)
     return column
-
-
-def _encode(words: tuple[str, ...], length: int) -> np.ndarray:
-    """Words of one length as a (words, length) array of letter codes 0..25."""
-    data = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8)
-    return (data - ord("A")).reshape(len(words), length)
-
-
-def _bit_positions(bitset: int, size: int) -> np.ndarray:
-    """The positions of the set bits of a Python int, ascending."""
-    raw = np.frombuffer(bitset.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-    return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
 
 
 def _domains(problem: FillProblem, tables: list[Table], *, narrow: bool) -> Domains:

@@ -10,7 +10,9 @@ light its cells and the rows of its table (a word id, then its letter codes
 numbered in the `LengthIndex` order (best score first) after the ids of all
 shorter lengths, so "two lights read the same word" is "two lights take the
 same id" whatever their lengths. `fill_from_codes` turns the letter codes a
-backend found back into a `Fill`.
+backend found back into a `Fill`; `letter_codes` and `set_bits` are the
+array forms of a word list and a domain bitset that `cpsat.py` and the
+pack's fill estimate read too.
 
 Leaves out: solving, and the CP-SAT model's own tables (`cpsat.py` keeps
 them as numpy arrays with scores, for its maximising mode; the backends here
@@ -81,8 +83,8 @@ def fill_tables(problem: FillProblem, *, arc_consistent: bool = True,
     tables = []
     for light, cand in zip(lights.lights, candidates):
         if light.length not in codes:
-            codes[light.length] = _letter_codes(cand.words, light.length)
-        chosen = _set_bits(cand.domain, len(cand.words))
+            codes[light.length] = letter_codes(cand.words, light.length)
+        chosen = set_bits(cand.domain, len(cand.words))
         tables.append(LightTable(tuple(index[c] for c in light.cells),
                                  tuple((chosen + offsets[light.length]).tolist()),
                                  tuple(map(tuple, codes[light.length][chosen].tolist())),
@@ -100,12 +102,13 @@ def _id_offsets(problem: FillProblem) -> dict[int, int]:
     return offsets
 
 
-def _letter_codes(words: Sequence[str], length: int) -> np.ndarray:
+def letter_codes(words: Sequence[str], length: int) -> np.ndarray:
+    """Words of one length as a (words, length) array of letter codes 0..25."""
     flat = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).astype(np.int16)
     return (flat - ord("A")).reshape(len(words), length)
 
 
-def _set_bits(bitset: int, size: int) -> np.ndarray:
+def set_bits(bitset: int, size: int) -> np.ndarray:
     """Indices of the 1 bits of a Python int used as a bitset over `size` words."""
     as_bytes = np.frombuffer(bitset.to_bytes(max(1, (size + 7) // 8), "little"), dtype=np.uint8)
     return np.nonzero(np.unpackbits(as_bytes, bitorder="little")[:size])[0]

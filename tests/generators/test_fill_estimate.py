@@ -76,7 +76,7 @@ def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_fill
         plan.deferred = [(-(HOPELESS_LOG_FILLS - 1), 1, hopeless)]
         if filled:
             plan.fills[proven] = plan.uses[proven] = 1
-        chosen = plan._next_pattern(0)
+        chosen = plan._next_pattern(0, frozenset())
         if filled:
             assert chosen == proven and plan.deferred and plan.reused
             assert any("expected to fill too rarely" in note for note in plan.notes)
