@@ -2,8 +2,9 @@
 
 Covers: building crossword packs of up to a thousand puzzles and reading
 them back from their files: the job seconds per puzzle for the first,
-middle and last tenth of the pack (median and mean; the manifest records
-every job's time, attempts included), distinct grids (canonical keys) and
+middle and last tenth of the pack and for its first and last hundred
+puzzles (median and mean; the manifest records every job's time, attempts
+included), distinct grids (canonical keys) and
 fills, answers repeated and how, the quality figures (three-letter share,
 seam lights, mean score, clued share), the CP-SAT polish gain (mean entry
 score before and after), and what two packs of different seeds share.
@@ -61,12 +62,19 @@ def grid_key(puzzle: Mapping[str, Any]) -> str:
     return canonical_key(make_grid(rows, puzzle["surface"]))
 
 
+# The stretch the flat-cost target compares: the first and the last hundred
+# puzzles (the halves of a pack of fewer than 200).
+HUNDRED = 100
+
+
 def tenths(times: Sequence[float]) -> dict[str, tuple[float, float]]:
-    """(median, mean) job seconds of the first, middle and last tenth of a pack."""
+    """(median, mean) job seconds of the first, middle and last tenth of a
+    pack, and of its first and last hundred puzzles."""
     n = len(times)
     size = max(1, n // 10)
+    hundred = min(HUNDRED, max(1, n // 2))
     parts = {"first": times[:size], "middle": times[n // 2 - size // 2:n // 2 - size // 2 + size],
-             "last": times[n - size:]}
+             "last": times[n - size:], "first hundred": times[:hundred], "last hundred": times[n - hundred:]}
     return {name: (statistics.median(part), statistics.fmean(part)) for name, part in parts.items() if part}
 
 
@@ -132,14 +140,16 @@ def print_packs(results: Mapping[str, dict[str, Any]]) -> None:
 
 
 def print_tenths(results: Mapping[str, dict[str, Any]]) -> None:
-    print("\n| pack | first tenth median / mean s | middle tenth | last tenth | last / first (mean) |")
-    print("|---|---|---|---|---:|")
+    print("\n| pack | first tenth median / mean s | middle tenth | last tenth | first hundred | last hundred | "
+          "last / first hundred (median, mean) |")
+    print("|---|---|---|---|---|---|---:|")
     for name, r in results.items():
         t = r["tenths"]
         if not t:
             continue
-        cells = [f"{t[k][0]:.3f} / {t[k][1]:.3f}" for k in ("first", "middle", "last")]
-        print(f"| {name} | {' | '.join(cells)} | {t['last'][1] / t['first'][1]:.2f} |")
+        cells = [f"{t[k][0]:.3f} / {t[k][1]:.3f}" for k in ("first", "middle", "last", "first hundred", "last hundred")]
+        first, last = t["first hundred"], t["last hundred"]
+        print(f"| {name} | {' | '.join(cells)} | {last[0] / first[0]:.2f}, {last[1] / first[1]:.2f} |")
 
 
 def main() -> None:
@@ -154,7 +164,9 @@ def main() -> None:
     print(f"Machine: {machine()}\n")
     if args.analyze:
         puzzles, manifest = read_pack(args.analyze)
-        print_packs({args.analyze.name: analyze(puzzles, manifest)})
+        result = {args.analyze.name: analyze(puzzles, manifest)}
+        print_packs(result)
+        print_tenths(result)
         if args.against:
             fills, grids = shared(puzzles, read_pack(args.against)[0])
             print(f"\n{args.analyze.name} and {args.against.name} share {fills} fills and {grids} grids")

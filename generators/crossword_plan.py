@@ -5,12 +5,14 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
 `CrosswordJob`, the input it gives each job.
 
 - Patterns come from the pack's `PatternSurvey` (distinct grids, the pack's
-  lane of the space first): each puzzle takes the next grid of the walk, so
-  no two puzzles share a grid while the space lasts; grids hard to fill
-  (few fills expected from the words the puzzle may use, `fill_estimate`)
-  are passed over while the walk finds others, then taken most promising
-  first (those expected to fill very rarely, `HOPELESS_LOG_FILLS`, only while
-  none has filled). Once the walk is used up — the rules allow fewer grids
+  lane of the space first): each puzzle moves the walk on by a few grids
+  (`MAX_WINDOW`, fewer in a space with less room) and takes, of the grids
+  drawn and not yet taken, the one expected to fill most often from the
+  words it may use (`fill_estimate`), so no two puzzles share a grid while
+  the space lasts and a late puzzle chooses from as many fresh grids as an
+  early one. While no grid drawn is easy the walk goes on a little further;
+  grids expected to fill very rarely (`HOPELESS_LOG_FILLS`) are taken only
+  while none has filled. Once the walk is used up — the rules allow fewer grids
   than the pack has puzzles, which the plan says up front when it knows —
   each new puzzle takes, of the grids that filled before, the one used least
   so far (not one another job of the round has, then the one that
@@ -41,6 +43,7 @@ Leaves out: making a puzzle (`crossword_pack.py`), running rounds
 from __future__ import annotations
 
 import heapq
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -90,10 +93,11 @@ RELAX_AFTER = 16
 # Attempts of one puzzle before it is given up and reported.
 MAX_TRIES = 60
 # Grids whose estimated number of fills (`fill_estimate`: ln E, with the
-# words the ledger bars taken off) is below this are *hard*: passed over while
-# the walk finds others. Without the estimate (a rule on long lights instead)
-# a 60-puzzle 11×5 pack failed 71 fills and a 20-puzzle 15×7 pack 219; with
-# it, 37 and 82, and they took 0.6 and 0.3 times as long (single process).
+# words the ledger bars taken off) is below this are *hard*: the walk goes
+# on a little further while the best grid it holds is one. Without the
+# estimate (a rule on long lights instead) a 60-puzzle 11×5 pack failed 71
+# fills and a 20-puzzle 15×7 pack 219; with it, 37 and 82, and they took
+# 0.6 and 0.3 times as long (single process).
 # A stricter bar (15) costs the small 11×5 space more draws than it saves
 # fills; a looser one (10) lets through 15×7 grids that seldom fill.
 EASY_LOG_FILLS = 12.0
@@ -102,8 +106,20 @@ EASY_LOG_FILLS = 12.0
 # between 8 and 10, 17). Once the grids above it are used, a pack does better
 # to fill a grid again than to spend a failed attempt on each of these.
 HOPELESS_LOG_FILLS = 8.0
-# Draws the walk may spend looking for the next easy grid before a hard one
-# passed over is taken instead: about what a failed fill costs (on the 11×5
+# Grids of the walk (of the pack's lane) each attempt moves it on by, at
+# most, before it takes the most promising grid not yet taken: on the 15×7
+# strip the best of 16 fresh grids filled 13 times in 20 (the first easy one
+# of the walk 15 in 30), and on the 9×7 torus a 200-puzzle pack redid 215
+# attempts instead of 305. Only a space with room in the pack's lane for
+# `MIN_ROOM` grids per puzzle or more moves on by more than one: in a
+# smaller one new grids grow rare as the lane is used up, and moving on
+# costs more draws than the choice saves (seed 1 of a 60-puzzle 11×5 pack,
+# room for 2, drew 3,955 grids and failed 53 fills moving on by 2, and took
+# 29 s; moving on by one, it redid 68 attempts instead of 86 in 18 s).
+MAX_WINDOW = 8
+MIN_ROOM = 5
+# Draws the walk may spend looking for an easy grid before the best hard one
+# it holds is taken instead: about what a failed fill costs (on the 11×5
 # strip a draw takes 5 ms and a failed first try 200 ms; on 15×7, 10 and 330
 # ms). In a small space most draws repeat grids seen before, and without this
 # bound a pack spends longer drawing than filling.
@@ -150,8 +166,11 @@ class CrosswordPlan:
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
         self.walk_next = 0  # the next position of the survey's walk to hand out
         self.estimate = FillEstimate(words)
-        # hard grids of the walk passed over: (-ln E, walk position, key), the most promising first
-        self.deferred: list[tuple[float, int, str]] = []
+        # grids of the walk drawn and not yet handed out: (-ln E, walk position, key), the most promising first
+        self.pool: list[tuple[float, int, str]] = []
+        # A space with room for many more grids than the pack needs lets each attempt choose among several.
+        room = self.survey.estimate() // (PATTERN_LANES * spec.count)
+        self.window = min(MAX_WINDOW, room) if room >= MIN_ROOM else 1
         self.uses: Counter[str] = Counter()  # pattern -> puzzles accepted with it
         self.fills: Counter[str] = Counter()  # pattern -> fills it gave (accepted or not)
         self.failures: Counter[str] = Counter()
@@ -215,31 +234,27 @@ class CrosswordPlan:
         return Avoid(attempt=attempt, assignment=job)
 
     def _next_pattern(self, index: int, barred: frozenset[str]) -> str | None:
-        """The next easy grid of the walk, then the hard ones passed over (the
-        most promising first; also when the walk finds no easy grid within
-        `DRAW_PATIENCE` draws) unless they are hopeless, and once those are
-        used a grid that has filled before, the one used least. `barred`: the
-        words the puzzle may not use, which make a grid harder."""
+        """The most promising grid of the walk not yet handed out, the walk
+        moved on by `window` grids first (and further, up to `DRAW_PATIENCE`
+        draws, while none is easy), unless even the best is hopeless; once
+        those are used, a grid that has filled before, the one used least.
+        `barred`: the words the puzzle may not use, which make a grid harder."""
         per_length = Counter(len(word) for word in barred)
         patience = self.survey.draws + DRAW_PATIENCE
-        while (not self._hopeful() or self.survey.draws < patience) and \
+        target = self.walk_next + self.window
+        while (self.walk_next < target or not self._easy(per_length)
+               and (self.survey.draws < patience or not self._hopeful(per_length))) and \
                 (found := self.survey.get(self.walk_next)) is not None:
             self.walk_next += 1
             key, grid = found
-            if key in self.retired:
-                continue
-            log_fills = self.estimate.log_fills(grid, self.spec.min_length, per_length)
-            if log_fills < EASY_LOG_FILLS:
-                heapq.heappush(self.deferred, (-log_fills, self.walk_next, key))
-                continue
-            return key
-        while self._hopeful() or (self.deferred and not any(self.fills.values())):
-            key = heapq.heappop(self.deferred)[2]
             if key not in self.retired:
-                return key
+                heapq.heappush(self.pool, (-self.estimate.log_fills(grid, self.spec.min_length, per_length),
+                                           self.walk_next, key))
+        if self.pool and (self._hopeful(per_length) or not any(self.fills.values())):
+            return heapq.heappop(self.pool)[2]
         if not self.reused:
             self.reused = True
-            left = sum(1 for _, _, key in self.deferred if key not in self.retired)
+            left = sum(1 for _, _, key in self.pool if key not in self.retired)
             self.notes.append(f"all {self.survey.found - left} grids likely to fill are in use"
                               + (f" ({left} others are expected to fill too rarely)" if left else "")
                               + ": grids now repeat, each with a new fill")
@@ -257,9 +272,31 @@ class CrosswordPlan:
         return min(live, key=lambda k: (k in busy, k in tried, self.uses[k], self.failures[k] - self.fills[k],
                                         position[k]))
 
-    def _hopeful(self) -> bool:
-        """Whether the best hard grid passed over may still be worth a try."""
-        return bool(self.deferred) and -self.deferred[0][0] >= HOPELESS_LOG_FILLS
+    def _best(self, per_length: Mapping[int, int]) -> float:
+        """ln E of the best grid of the pool with the words barred now
+        (`per_length`). The pool's values were taken when each grid was
+        drawn and the barred words grow (but for recurring lengths, whose
+        words come back), so a grid only loses ground: the best is found by
+        estimating afresh only the grids that come to the top."""
+        while self.pool:
+            stale, position, key = self.pool[0]
+            if key in self.retired:
+                heapq.heappop(self.pool)
+                continue
+            fresh = -self.estimate.log_fills(self.survey.grids[key], self.spec.min_length, per_length)
+            if fresh <= stale:  # no worse than when it was drawn: still the best
+                return -fresh
+            heapq.heapreplace(self.pool, (fresh, position, key))
+            if self.pool[0][2] == key:
+                return -fresh
+        return -math.inf
+
+    def _easy(self, per_length: Mapping[int, int]) -> bool:
+        return self._best(per_length) >= EASY_LOG_FILLS
+
+    def _hopeful(self, per_length: Mapping[int, int]) -> bool:
+        """Whether the best grid of the pool may still be worth a try."""
+        return self._best(per_length) >= HOPELESS_LOG_FILLS
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:

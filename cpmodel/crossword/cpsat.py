@@ -30,7 +30,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ from ortools.sat.python import cp_model
 
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.crossword.propagation import ALPHABET, candidate_words
+from cpmodel.crossword.propagation import ALPHABET, LastMemo, candidate_words
 from cpmodel.crossword.tables import letter_codes, set_bits
 from cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
 from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
@@ -231,21 +230,17 @@ def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float) -> Domain
     return _domains(problem, tables, narrow=fixpoint)
 
 
-# Many small problems share one penalty table (a polish solves a dozen
-# neighbourhoods of one grid): the columns of the last table seen are kept,
-# per thread (Dask runs jobs in threads), holding the table so that its
-# identity cannot pass to another while it is cached.
-_PENALTY_COLUMNS = threading.local()
+# Many small problems share one penalty table (a polish solves twenty
+# neighbourhoods of one grid): the columns of the last table seen are kept.
+_PENALTY_COLUMNS: LastMemo[dict[int, np.ndarray]] = LastMemo()
 
 
 def _penalty_column(problem: FillProblem, length: int, words: tuple[str, ...]) -> np.ndarray:
     """The penalty of each word of one length, in the order of `words`."""
-    cache = getattr(_PENALTY_COLUMNS, "last", None)
-    if cache is None or cache[0] is not problem.penalties or cache[1] is not problem.words:
-        cache = _PENALTY_COLUMNS.last = (problem.penalties, problem.words, {})
-    column = cache[2].get(length)
+    columns = _PENALTY_COLUMNS.get((problem.penalties, problem.words), dict)
+    column = columns.get(length)
     if column is None:
-        column = cache[2][length] = np.array([problem.penalties.get(w, 0) for w in words], dtype=np.int64)
+        column = columns[length] = np.array([problem.penalties.get(w, 0) for w in words], dtype=np.int64)
     return column
 
 

@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import bisect
 import math
+import threading
 import weakref
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from cpmodel.crossword.problem import FillProblem
 from cpmodel.deadline import check_deadline
@@ -164,6 +165,28 @@ def length_index(words: WordList, length: int) -> LengthIndex:
     return index
 
 
+T = TypeVar("T")
+
+
+class LastMemo(Generic[T]):
+    """The value last made from some objects, per thread, reused while the
+    same objects (by identity) come back: the rounds of one polish and the
+    fills of one job build many problems from one word list, one set of
+    excluded words and one penalty table, which are costly to hash (a late
+    pack job excludes thousands of words) but cheap to recognise. The memo
+    holds the objects, so their ids cannot pass to others while it is kept;
+    threads keep their own (Dask runs jobs in threads)."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def get(self, keys: tuple[object, ...], make: Callable[[], T]) -> T:
+        last = getattr(self._local, "last", None)
+        if last is None or len(last[0]) != len(keys) or any(a is not b for a, b in zip(last[0], keys)):
+            last = self._local.last = (keys, make())
+        return last[1]
+
+
 def _remember(memo: dict[int, Any], key: int, value: Any) -> None:
     """Store in a bounded memo: a full one starts afresh (cheaper than LRU bookkeeping in the inner loop)."""
     if len(memo) >= MEMO_LIMIT:
@@ -229,11 +252,18 @@ def build_network(problem: FillProblem, deadline: float = math.inf) -> Network:
 
 
 def excluded_masks(problem: FillProblem) -> dict[int, int]:
-    """Per length, the bitset of the words the rules exclude."""
-    by_length: dict[int, list[str]] = {}
-    for word in problem.rules.excluded:
-        by_length.setdefault(len(word), []).append(word)
-    return {length: length_index(problem.words, length).mask_of(words) for length, words in by_length.items()}
+    """Per length, the bitset of the words the rules exclude (the last list
+    and excluded set are remembered: a polish builds twenty problems from
+    them, and a late pack job excludes thousands of words)."""
+    def make() -> dict[int, int]:
+        by_length: dict[int, list[str]] = {}
+        for word in problem.rules.excluded:
+            by_length.setdefault(len(word), []).append(word)
+        return {length: length_index(problem.words, length).mask_of(words) for length, words in by_length.items()}
+    return _EXCLUDED_MASKS.get((problem.words, problem.rules.excluded), make)
+
+
+_EXCLUDED_MASKS: LastMemo[dict[int, int]] = LastMemo()
 
 
 def initial_domains(problem: FillProblem, net: Network) -> list[int]:

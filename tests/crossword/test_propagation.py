@@ -68,3 +68,20 @@ def test_the_word_index_memos_stay_bounded_and_right(monkeypatch: pytest.MonkeyP
             assert [bit for bit, _ in tests] == [1 << L for L in range(8) if letters >> L & 1]
             assert all(mask == index.masks[pos][bit.bit_length() - 1] for bit, mask in tests)
             assert len(index.unions[pos]) <= 16 and len(index.tests[pos]) <= 16
+
+
+def test_excluded_words_are_masked_afresh_for_every_other_set() -> None:
+    # The masks of the last list and excluded set are kept: the same objects
+    # get them back, any other set (even an equal one) its own, never stale ones.
+    words = from_words(["ABC", "ABD", "XYZ", "XYW"])
+    grid = make_grid(["..."])
+    first = FillProblem(grid, words, FillRules(excluded=frozenset({"ABC"})))
+    masks = propagation.excluded_masks(first)
+    assert propagation.excluded_masks(FillProblem(grid, words, first.rules)) is masks
+    for excluded in ({"ABC"}, {"XYZ", "ABD"}, {"ABC"}):
+        problem = FillProblem(grid, words, FillRules(excluded=frozenset(excluded)))
+        index = length_index(words, 3)
+        assert propagation.excluded_masks(problem) == {3: index.mask_of(excluded)}
+        net = build_network(problem)
+        kept = {index.words[k] for k in range(len(index.words)) if initial_domains(problem, net)[0] >> k & 1}
+        assert kept == {"ABC", "ABD", "XYZ", "XYW"} - excluded

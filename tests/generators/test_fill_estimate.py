@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,27 +59,34 @@ def test_a_ring_of_crossings_is_impossible_exactly_when_estimated_so_and_barred_
 
 
 def test_a_pack_hands_out_the_grids_expected_to_fill_first() -> None:
-    spec = CrosswordPackSpec(count=30, width=11, height=5)
+    small = CrosswordPackSpec(count=30, width=11, height=5).plan()
+    assert small.window == 1  # little room: each attempt moves the walk on by one grid
+    spec = CrosswordPackSpec(count=30, width=9, height=7, surface="torus")
     plan = spec.plan()
-    given_out = [plan.job_input(index, 0).assignment for index in range(8)]
-    estimates = [plan.estimate.log_fills(make_grid(job.rows, spec.surface), spec.min_length) for job in given_out]
-    assert all(value >= EASY_LOG_FILLS for value in estimates)
-    passed_over = [-neg for neg, _, _ in plan.deferred]
-    assert passed_over and all(value < EASY_LOG_FILLS for value in passed_over)
+    assert plan.window > 1  # room for many more grids than the pack needs: each attempt chooses
+    for index in range(8):
+        job = plan.job_input(index, 0).assignment
+        chosen = plan.estimate.log_fills(make_grid(job.rows, spec.surface), spec.min_length)
+        # the best of the grids drawn so far, after moving the walk on by its window
+        passed_over = [-neg for neg, _, _ in plan.pool]
+        assert chosen >= EASY_LOG_FILLS and passed_over and max(passed_over) <= chosen
+        assert plan.walk_next >= (index + 1) * plan.window
 
 
-def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_filled() -> None:
+def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_filled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     spec = CrosswordPackSpec(count=10, width=7, height=5)  # a space of four grids, listed exactly
     for filled in (True, False):
         plan = spec.plan()
         proven, hopeless = plan.survey.order[0], plan.survey.order[1]
         plan.walk_next = len(plan.survey.order)  # the walk is used up
-        plan.deferred = [(-(HOPELESS_LOG_FILLS - 1), 1, hopeless)]
+        plan.pool = [(-(HOPELESS_LOG_FILLS - 1), 1, hopeless)]
+        monkeypatch.setattr(plan.estimate, "log_fills", lambda grid, *_: HOPELESS_LOG_FILLS - 1)
         if filled:
             plan.fills[proven] = plan.uses[proven] = 1
         chosen = plan._next_pattern(0, frozenset())
         if filled:
-            assert chosen == proven and plan.deferred and plan.reused
+            assert chosen == proven and plan.pool and plan.reused
             assert any("expected to fill too rarely" in note for note in plan.notes)
         else:
-            assert chosen == hopeless and not plan.deferred
+            assert chosen == hopeless and not plan.pool
