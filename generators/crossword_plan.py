@@ -242,15 +242,18 @@ class CrosswordPlan:
         per_length = Counter(len(word) for word in barred)
         patience = self.survey.draws + DRAW_PATIENCE
         target = self.walk_next + self.window
-        while (self.walk_next < target or not self._easy(per_length)
-               and (self.survey.draws < patience or not self._hopeful(per_length))) and \
-                (found := self.survey.get(self.walk_next)) is not None:
+        while True:
+            best = self._best(per_length)
+            more = self.walk_next < target or best < EASY_LOG_FILLS and (self.survey.draws < patience
+                                                                        or best < HOPELESS_LOG_FILLS)
+            if not more or (found := self.survey.get(self.walk_next)) is None:
+                break
             self.walk_next += 1
             key, grid = found
             if key not in self.retired:
                 heapq.heappush(self.pool, (-self.estimate.log_fills(grid, self.spec.min_length, per_length),
                                            self.walk_next, key))
-        if self.pool and (self._hopeful(per_length) or not any(self.fills.values())):
+        if self.pool and (best >= HOPELESS_LOG_FILLS or not any(self.fills.values())):
             return heapq.heappop(self.pool)[2]
         if not self.reused:
             self.reused = True
@@ -290,13 +293,6 @@ class CrosswordPlan:
             if self.pool[0][2] == key:
                 return -fresh
         return -math.inf
-
-    def _easy(self, per_length: Mapping[int, int]) -> bool:
-        return self._best(per_length) >= EASY_LOG_FILLS
-
-    def _hopeful(self, per_length: Mapping[int, int]) -> bool:
-        """Whether the best grid of the pool may still be worth a try."""
-        return self._best(per_length) >= HOPELESS_LOG_FILLS
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:

@@ -182,7 +182,7 @@ class LastMemo(Generic[T]):
 
     def get(self, keys: tuple[object, ...], make: Callable[[], T]) -> T:
         last = getattr(self._local, "last", None)
-        if last is None or len(last[0]) != len(keys) or any(a is not b for a, b in zip(last[0], keys)):
+        if last is None or any(a is not b for a, b in zip(last[0], keys, strict=True)):
             last = self._local.last = (keys, make())
         return last[1]
 
