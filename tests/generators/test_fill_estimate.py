@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import find_lights
 from generators.crossword_pack import CrosswordPackSpec
-from generators.crossword_plan import EASY_LOG_FILLS, HOPELESS_LOG_FILLS
+from generators.crossword_plan import EASY_LOG_FILLS, FIRST_TRY_SHARE, FULL_BUDGET_AFTER, HOPELESS_LOG_FILLS
 from generators.fill_estimate import FillEstimate
 from dictionaries.wordlist import from_words
 
@@ -71,6 +71,19 @@ def test_a_pack_hands_out_the_grids_expected_to_fill_first() -> None:
         passed_over = [-neg for neg, _, _ in plan.pool]
         assert chosen >= EASY_LOG_FILLS and passed_over and max(passed_over) <= chosen
         assert plan.walk_next >= (index + 1) * plan.window
+
+
+def test_a_puzzles_first_attempts_get_a_share_of_the_budget_in_a_large_space_even_on_a_grid_that_filled() -> None:
+    large = CrosswordPackSpec(count=30, width=9, height=7, surface="torus").plan()
+    first = large.job_input(0, 0).assignment
+    refused = {"rows": list(first.rows)}  # filled, but refused: the next attempt keeps the grid
+    for attempt, share in ((1, FIRST_TRY_SHARE), (FULL_BUDGET_AFTER, 1.0)):
+        large.failed(0, "answers taken", puzzle=refused, proven=False)
+        job = large.job_input(0, attempt).assignment
+        assert job.pattern == first.pattern and large.fills[job.pattern] > 0 and job.budget_share == share
+    assert first.budget_share == FIRST_TRY_SHARE
+    listed = CrosswordPackSpec(count=10, width=7, height=5).plan()  # a space of four grids, listed exactly
+    assert listed.survey.exact and listed.job_input(0, 0).assignment.budget_share == 1.0
 
 
 def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_filled(

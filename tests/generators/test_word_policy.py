@@ -25,8 +25,9 @@ from generators.word_policy import (
 def test_lengths_needing_more_than_half_the_list_recur_with_a_gap() -> None:
     policy = decide_policy({3: 2300, 5: 800, 10: 2800}, {3: 1200, 5: 3400, 10: 2300}, 1000, False)
     assert not policy.recurring(5) and policy.recurring(3) and policy.recurring(10)
-    # The gap bars a quarter of the supply as recently used: 2.3 three-letter answers a puzzle.
-    assert policy.gaps[3] == int(0.25 * 1200 / 2.3) and policy.gaps[10] == int(0.25 * 2300 / 2.8)
+    # The gap bars 12 % of the supply as recently used (RECENT_SHARE): 144 of the 1,200
+    # three-letter words at 2.3 a puzzle, 276 of the 2,300 ten-letter ones at 2.8.
+    assert policy.gaps[3] == 62 and policy.gaps[10] == 98
     assert "3-letter" in policy.describe() and "10-letter" in policy.describe()
     small = decide_policy({3: 70, 10: 80}, {3: 1200, 10: 2300}, 30, False)
     assert small.gaps == {} and small.describe() == "no answer repeats in the pack"
