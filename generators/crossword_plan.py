@@ -264,9 +264,11 @@ class CrosswordPlan:
         if not self.reused:
             self.reused = True
             left = sum(1 for _, _, key in self.pool if key not in self.retired)
-            self.notes.append(f"all {self.survey.found - left} grids likely to fill are in use"
-                              + (f" ({left} others are expected to fill too rarely)" if left else "")
-                              + ": grids now repeat, each with a new fill")
+            tried = set().union(*self.tried.values())
+            self.notes.append(f"every grid likely to fill has been tried ({len(tried)}, of which "
+                              f"{sum(1 for key in tried if self.fills[key])} filled"
+                              + (f"; {left} others are expected to fill too rarely" if left else "")
+                              + "): grids now repeat, each with a new fill")
         busy = set(self.pending.values())
         # Grids that filled before and this puzzle has not tried first; then, with new seeds, those it
         # has; grids not yet known to fill only while none is (early in a pack of a small space).

@@ -37,6 +37,8 @@ MAX_COUNT = 9999
 # More local workers than this only adds start-up time on any machine here;
 # a Dask cluster takes at most this many jobs at once from one pack too.
 MAX_WORKERS = 1024
+# Kinds of skipped export (format and reason) named on the terminal; the manifest lists them all.
+SKIPPED_SHOWN = 3
 ALL_CORES = os.cpu_count() or 1
 
 
@@ -59,6 +61,14 @@ def _time_limit_option(what: str) -> Any:
 def say(message: str) -> None:
     """One line on stderr, never wrapped to the terminal's width."""
     print(message, file=sys.stderr, flush=True)
+
+
+def say_skipped(groups: list[dict[str, Any]]) -> None:
+    """One line per kind of export the pack could not write, with why."""
+    for group in groups[:SKIPPED_SHOWN]:
+        say(f"not written: {group['count']} {group['format']} file(s), {group['reason']}")
+    if len(groups) > SKIPPED_SHOWN:
+        say(f"not written: {sum(g['count'] for g in groups[SKIPPED_SHOWN:])} more files, listed in the manifest")
 
 
 @contextmanager
@@ -96,9 +106,9 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    skipped = sum(group["count"] for group in manifest.get("skipped_exports", []))
     say(f"wrote {len(puzzles)} {spec.kind} puzzles to {out} ({rejected} redone along the way); "
-        f"manifest: {out / 'manifest.json'}" + (f"; {skipped} exports skipped, listed in it" if skipped else ""))
+        f"manifest: {out / 'manifest.json'}")
+    say_skipped(manifest.get("skipped_exports", []))
     if spec.kind == "crossword":
         from generators.quality import pack_quality, summary_line
 

@@ -97,9 +97,11 @@ def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_fill
         monkeypatch.setattr(plan.estimate, "log_fills", lambda grid, *_: HOPELESS_LOG_FILLS - 1)
         if filled:
             plan.fills[proven] = plan.uses[proven] = 1
+            plan.tried[5] = {proven}
         chosen = plan._next_pattern(0, frozenset())
         if filled:
             assert chosen == proven and plan.pool and plan.reused
-            assert any("expected to fill too rarely" in note for note in plan.notes)
+            assert any("tried (1, of which 1 filled; 1 others are expected to fill too rarely)" in note
+                       for note in plan.notes)
         else:
             assert chosen == hopeless and not plan.pool

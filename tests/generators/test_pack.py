@@ -140,3 +140,15 @@ def test_puzzle_files_follow_the_json_schema(tmp_path: Path) -> None:
             jsonschema.validate(puzzle, schema, cls=jsonschema.Draft202012Validator)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"kind": "slider", "board": {}}, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_the_exports_a_pack_could_not_write_are_named_with_why(capsys: pytest.CaptureFixture[str]) -> None:
+    from mobius.pack_cli import SKIPPED_SHOWN, say_skipped
+
+    groups = [{"format": f".f{n}", "count": n + 1, "reason": f"reason {n}", "puzzles": []}
+              for n in range(SKIPPED_SHOWN + 2)]
+    say_skipped(groups)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "not written: 1 .f0 file(s), reason 0"
+    assert len(lines) == SKIPPED_SHOWN + 1
+    assert lines[-1] == f"not written: {SKIPPED_SHOWN + 1 + SKIPPED_SHOWN + 2} more files, listed in the manifest"

@@ -53,6 +53,18 @@ def test_allow_repeats_bars_nothing_but_still_prefers_unused_words() -> None:
     assert ledger.penalties(2) == {"ERA": 2 * USED_PENALTY}
 
 
+def test_once_a_lengths_words_have_all_come_round_only_uses_beyond_the_fair_share_cost() -> None:
+    # Four three-letter words, ten uses: every word's fair share is two (rounded down), so the words
+    # used twice are as welcome as unused ones and a word used three times costs one use.
+    ledger = AnswerLedger(decide_policy({3: 900}, {3: 4}, 100, False))
+    for index, word in enumerate(["ERA", "TEA", "ERA", "TEA", "ERA", "TEA", "OAR", "OAR", "EEL", "EEL"]):
+        ledger.add(10 * index, [word])
+    assert ledger.fair_uses() == {3: 2}
+    assert ledger.penalties(1000) == {"ERA": USED_PENALTY, "TEA": USED_PENALTY}
+    ledger.add(2000, ["OAR", "OAR"])  # twelve uses: the fair share becomes three
+    assert ledger.penalties(3000) == {"OAR": USED_PENALTY}
+
+
 @given(uses=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["ERA", "TEA", "OCEAN", "ABOUT"])),
                      max_size=30))
 @settings(max_examples=60, deadline=None)
