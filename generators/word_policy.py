@@ -71,9 +71,9 @@ RECENT_SHARE = 0.12
 # penalised words first, and late in a 1,000-puzzle 11×5 pack, where every
 # three-letter word had been used about six times, the few used least were
 # then the first choice of all sixteen puzzles made side by side, so they
-# took the same ones; of its last 300 puzzles 237 were refused for a clash.
-# With the fair share, 157, the pack redid 1,339 attempts instead of 1,518,
-# and its mean entry score rose from 55.0 to 55.5.
+# took the same ones: its last 300 puzzles were refused 237 times for a
+# clash. With the fair share, 157 times; the pack redid 1,339 attempts, not
+# 1,518, and its mean entry score rose from 55.0 to 55.5.
 USED_PENALTY = 25
 # Points added to the words of a job's own share of the list (see
 # `share_bonus`): enough to be tried first and kept by the polish unless
