@@ -61,7 +61,8 @@ def test_once_a_lengths_words_have_all_come_round_only_uses_beyond_the_fair_shar
         ledger.add(10 * index, [word])
     assert ledger.fair_uses() == {3: 2}
     assert ledger.penalties(1000) == {"ERA": USED_PENALTY, "TEA": USED_PENALTY}
-    ledger.add(2000, ["OAR", "OAR"])  # twelve uses: the fair share becomes three
+    ledger.add(2000, ["OAR"])  # two puzzles more, twelve uses: the fair share becomes three
+    ledger.add(2010, ["OAR"])
     assert ledger.penalties(3000) == {"OAR": USED_PENALTY}
 
 
