@@ -33,10 +33,11 @@ from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from cpmodel.surface import surface as find_surface
-from dictionaries import ListContent, WordList, adjusted, load, portable
-from generators.clues import ClueBank, ClueLines, clued_words, load_bank
+from dictionaries import ListContent, WordList, portable
+from generators.clues import ClueBank, ClueLines, load_bank
 from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from generators.executors import Executor, PuzzleFailed
+from generators.fill_words import WordUse, fill_words
 from generators.rounds import Avoid
 from generators.pattern_check import check_pattern
 from generators.patterns import DEFAULT_DENSITY, PatternSpec
@@ -166,7 +167,8 @@ class CrosswordPackSpec:
         words = self.words()
         bank = self.clue_bank()
         return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)},
-                "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None}
+                "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None,
+                "words": self.word_use().to_json()}
 
     # -- the rules ----------------------------------------------------------------------
 
@@ -192,8 +194,15 @@ class CrosswordPackSpec:
     def words(self) -> WordList:
         """The fill's words: the dictionary with --allow added, --ban removed and,
         with clues on, only the words the clue bank can clue."""
+        return self.word_use().words
+
+    def word_use(self) -> WordUse:
+        """The fill's words with the account of the list's others. With clues on a pack keeps to the
+        clued words, since every entry of the product needs a clue; the manifest and the summary say so."""
         source = self.word_source or self.dictionary  # always the former: __post_init__ sets it
-        return _pack_words(source, self.min_score, self.allow, self.ban, self.clue_bank())
+        bank = self.clue_bank()
+        return fill_words(source, self.dictionary, min_score=self.min_score, allow=self.allow, ban=self.ban,
+                          bank=bank, clued_only=bank is not None)
 
     # -- the plan and the job ---------------------------------------------------------------
 
@@ -239,7 +248,8 @@ class CrosswordPackSpec:
         require_usable(solver, problem)
         result = solver.solve(problem, time_limit=self.time_limit, seed=job.fill_seed)
         if result.status is not Status.SOLVED:
-            raise PuzzleFailed(f"no fill of its grid ({result.status.value.lower()})",
+            raise PuzzleFailed(f"no fill of its grid from {self.word_use().source} "
+                               f"({result.status.value.lower()})",
                                proven=result.status is Status.UNSAT)
         return result.solution, dict(result.stats)
 
@@ -278,13 +288,6 @@ class CrosswordPackSpec:
 def fill_of(rows: Sequence[str]) -> Fill:
     """The letters of a filled grid's rows, by cell (blocks left out)."""
     return {(x, y): ch for y, row in enumerate(rows) for x, ch in enumerate(row) if ch != BLOCK}
-
-
-@lru_cache(maxsize=8)
-def _pack_words(source: str | ListContent, min_score: int, allow: frozenset[str], ban: frozenset[str],
-                bank: ClueBank | None) -> WordList:
-    words = adjusted(load(source, min_score=min_score), allow=allow, ban=ban)
-    return clued_words(words, bank) if bank is not None else words
 
 
 @lru_cache(maxsize=2 * SHARES)

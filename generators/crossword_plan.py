@@ -218,7 +218,7 @@ class CrosswordPlan:
 
     def job_input(self, index: int, attempt: int) -> Avoid | None:
         if attempt >= MAX_TRIES:
-            self.why_not[index] = f"no fill accepted in {MAX_TRIES} attempts"
+            self.why_not[index] = f"no fill from {self.spec.word_use().source} accepted in {MAX_TRIES} attempts"
             return None
         start = self.keep.pop(index, None)
         key = self.pending.get(index) if start is not None else None
@@ -226,7 +226,7 @@ class CrosswordPlan:
         if key is None:
             key = self._next_pattern(index, barred)
             if key is None:
-                self.why_not[index] = "no grid the rules allow could be filled"
+                self.why_not[index] = f"no grid the rules allow could be filled from {self.spec.word_use().source}"
                 return None
         self.pending[index] = key
         self.tried.setdefault(index, set()).add(key)

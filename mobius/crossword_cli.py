@@ -12,6 +12,7 @@ import typer
 from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
+from cpmodel.errors import InputError
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import MAX_TIME_LIMIT_S, finite
@@ -62,6 +63,9 @@ def fill_command(
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two lights.")] = False,
     clues: CluesOpt = None,
     no_clues: NoCluesOpt = False,
+    clued_only: Annotated[bool, typer.Option(
+        "--clued-only", help="Fill only from the words that have a clue (default: every word of the list; "
+                             "an entry without a clue prints with an empty one).")] = False,
     ban: BanOpt = None,
     allow: AllowOpt = None,
     as_json: JsonOpt = False,
@@ -69,21 +73,22 @@ def fill_command(
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 2 bad input, 3 timeout, 4 internal error."""
     from cpmodel.crossword.problem import FillProblem, FillRules
     from cpmodel.crossword.verify import verify
-    from dictionaries import adjusted, load
-    from generators.clues import clued_words, load_bank
+    from generators.clues import load_bank
+    from generators.fill_words import fill_words
 
     g = read_grid(grid, surface)
     options = clue_options(clues, no_clues, ban, allow)
-    listed = adjusted(load(dictionary, min_score=min_score), ban=options["ban"], allow=options["allow"])
-    # A length the list lacks is a wrong list, not a grid without a fill.
-    listed.require_lengths(light.length for light in find_lights(g, min_length).lights)
+    if clued_only and no_clues:
+        raise InputError("--clued-only and --no-clues contradict each other; give one")
     bank = load_bank(options["extra_clues"]) if options["clues"] else None
-    words = clued_words(listed, bank) if bank is not None else listed
-    if len(words) < len(listed):
-        typer.echo(f"clues on: {len(words)} of the {len(listed)} words of {dictionary} have a clue and are used "
-                   f"(--no-clues uses them all)", err=True)
-    problem = FillProblem(g, words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
-                                              min_score=min_score))
+    # The list the user gave is used whole unless they ask for clued words only: an UNSAT
+    # must mean no fill from their list, never from a part of it they did not choose.
+    use = fill_words(dictionary, dictionary, min_score=min_score, allow=options["allow"], ban=options["ban"],
+                     bank=bank, clued_only=clued_only)
+    # A length the list lacks is a wrong list, not a grid without a fill.
+    use.listed.require_lengths(light.length for light in find_lights(g, min_length).lights)
+    problem = FillProblem(g, use.words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
+                                                  min_score=min_score))
     spec = solver
     name, options = parse_spec(solver)
     if name == "cpsat" and "workers" not in options:
@@ -110,11 +115,15 @@ def fill_command(
     def clue_of(word: str) -> str:
         return bank.clue_for(word, seed) if bank is not None else ""
 
+    # What an UNSAT was drawn from, said with the answer: the JSON's "note", a line on stderr.
+    note = (f"no fill from {use.source} ({use.summary()})"
+            + ("; without --clued-only every word of the list may be used" if clued_only else "")
+            if result.status is Status.UNSAT else None)
     if as_json:
         filled = g.with_letters(fill) if fill else None
         typer.echo(json.dumps({
             "status": status, "solver": result.solver, "wall_s": round(result.wall_s, 4), "stats": result.stats,
-            "rows": list(filled.rows) if filled else None,
+            "words": use.to_json(), "note": note, "rows": list(filled.rows) if filled else None,
             "entries": [{"number": light.number, "direction": light.direction,
                          "cells": [list(c) for c in light.cells], "word": words_read[i],
                          "clue": clue_of(words_read[i])}
@@ -123,10 +132,12 @@ def fill_command(
     else:
         typer.echo(f"{status} by {result.solver} in {result.wall_s:.2f} s  "
                    + " ".join(f"{k}={v}" for k, v in result.stats.items()))
+        if note or clued_only:
+            typer.echo(note or use.summary(), err=True)
         if fill:
             typer.echo(render_grid(g, fill))
             typer.echo(render_lights(problem.lights, words_read))
             if bank is not None:
-                typer.echo("\n".join(f"{light.label} {word}: {clue_of(word)}"
+                typer.echo("\n".join(f"{light.label} {word}: {clue_of(word) or '(no clue)'}"
                                       for light, word in zip(problem.lights.lights, words_read)))
     raise typer.Exit(FILL_EXITS.get(result.status, EXIT_INTERNAL))

@@ -113,6 +113,14 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         from generators.quality import pack_quality, summary_line
 
         say(summary_line(pack_quality([puzzles[i] for i in sorted(puzzles)])))
+        say(words_line(spec.word_use()))
+
+
+def words_line(use: Any) -> str:
+    """What the pack's fills were drawn from; a pack clues every entry, so with clues on it keeps to clued words."""
+    if not use.unclued_dropped:
+        return use.summary()
+    return f"{use.summary()}: a pack keeps to the clued words (--no-clues: every word, no clues)"
 
 
 @contextmanager
@@ -210,6 +218,8 @@ def crossword_command(
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow))
     spec.words()  # so does a bad dictionary or word file
+    if spec.word_use().unclued_dropped:
+        say(f"note: {words_line(spec.word_use())}")
     _check_patterns(spec)
     _run(spec, out, workers, executor, scheduler, resume, force)
 
