@@ -42,7 +42,7 @@ from generators.rounds import Avoid
 from generators.pattern_check import check_pattern
 from generators.patterns import DEFAULT_DENSITY, PatternSpec
 from generators.polish import polish, repair
-from generators.puzzles import crossword_puzzle
+from generators.puzzles import Credits, crossword_puzzle, surface_title
 from generators.quality import puzzle_quality
 from generators.word_policy import share_bonus
 
@@ -116,6 +116,7 @@ class CrosswordPackSpec:
     extra_clues: ClueLines = ()
     ban: frozenset[str] = frozenset()  # words never used (--ban FILE)
     allow: frozenset[str] = frozenset()  # words added to the dictionary (--allow FILE)
+    credits: Credits = Credits()  # --title, --author, --copyright
     kind: str = "crossword"
     # The dictionary as jobs load it, filled in from `dictionary` when the spec
     # is made (on the machine that can read the file): an embedded list's name,
@@ -161,14 +162,15 @@ class CrosswordPackSpec:
                 "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
                 "max_three_share": self.max_three_share, "polish": self.polish,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
-                "allow": sorted(self.allow)}
+                "allow": sorted(self.allow), **self.credits.given()}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
         bank = self.clue_bank()
         return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)},
                 "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None,
-                "words": self.word_use().to_json()}
+                "words": self.word_use().to_json(),
+                **self.credits.of_pack(f"{surface_title(self.surface)} crosswords {self.width}x{self.height}")}
 
     # -- the rules ----------------------------------------------------------------------
 
@@ -225,7 +227,8 @@ class CrosswordPackSpec:
                 stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
                              score_before_polish=polished.score_before, score_after_polish=polished.score_after)
         puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
-                                  stats=stats, seed=job.fill_seed, clues=self.clue_bank())
+                                  stats=stats, seed=job.fill_seed, clues=self.clue_bank(),
+                                  credits=self.credits)
         puzzle["rejected"] = avoid.attempt
         puzzle["quality"] = puzzle_quality(puzzle)
         return puzzle

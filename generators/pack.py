@@ -303,7 +303,8 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
             on_progress(progress)
 
     ordered = [puzzles[i] for i in range(spec.count)]
-    skipped = write_exports(ordered, out / PUZZLE_DIR, out / BOOKLET, write_atomic, exported) if exports else []
+    skipped = write_exports(ordered, out / PUZZLE_DIR, out / BOOKLET, write_atomic, exported,
+                            title=spec.describe().get("title", "")) if exports else []
     progress.skipped_exports = sum(group["count"] for group in skipped)
     manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True,
                                report=plan.report(puzzles), skipped_exports=skipped)

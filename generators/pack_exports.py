@@ -1,10 +1,10 @@
 """The export phase of a pack: every puzzle's files beside its JSON, the
 `pack.pdf` booklet, and the summary of the exports that were skipped.
 
-Covers: `write_exports(puzzles, folder, booklet, write, on_puzzle)` — for
+Covers: `write_exports(puzzles, folder, booklet, write, on_puzzle, title)` — for
 each puzzle in pack order every format `generators.export.bundle.export_all`
 can make, written as `folder/NNNN<suffix>` with the given atomic writer;
-then the booklet of all puzzles and, at the back, all solutions; and the skipped
+then the booklet (titled with the pack's title) of all puzzles and, at the back, all solutions; and the skipped
 exports grouped by (format, reason) with the puzzles they concern, as the
 manifest records them. `on_puzzle(n)` is told after each puzzle's files, so
 a progress display can show the phase.
@@ -26,8 +26,9 @@ Writer = Callable[[Path, bytes], None]
 
 
 def write_exports(puzzles: Sequence[dict[str, Any]], folder: Path, booklet: Path, write: Writer,
-                  on_puzzle: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
-    """Write every export of every puzzle and the booklet; returns the skipped exports, grouped."""
+                  on_puzzle: Callable[[int], None] | None = None, title: str = "") -> list[dict[str, Any]]:
+    """Write every export of every puzzle and the booklet (`title`, by default one naming the
+    puzzles); returns the skipped exports, grouped."""
     skipped: dict[tuple[str, str], list[str]] = {}
     for index, puzzle in enumerate(puzzles):
         exports = export_all(puzzle)
@@ -38,7 +39,7 @@ def write_exports(puzzles: Sequence[dict[str, Any]], folder: Path, booklet: Path
         if on_puzzle:
             on_puzzle(index + 1)
     if puzzles:
-        write(booklet, pack_pdf(puzzles, _booklet_title(puzzles)))
+        write(booklet, pack_pdf(puzzles, title or _booklet_title(puzzles)))
     return [{"format": suffix, "reason": reason, "count": len(ids), "puzzles": ids}
             for (suffix, reason), ids in sorted(skipped.items())]
 

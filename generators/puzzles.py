@@ -7,7 +7,9 @@ moves) into the documented puzzle dict, with the glue precomputed from
 column continues, the neighbour of every edge cell in each direction that
 leaves the rectangle, whether the surface is a paper band, and for each
 light the steps that cross a seam), each entry clued by a given clue source
-(seeded per puzzle); the canonical JSON encoding (sorted keys,
+(seeded per puzzle), and titled with the pack's `Credits` (title,
+author, copyright; by default named by the surface and size, "Möbius strip
+11x5 #0007", or the board); the canonical JSON encoding (sorted keys,
 fixed separators) that makes pack files byte-identical for the same seed;
 reading a puzzle file back within bounds and checking it against
 `schema/puzzle.schema.json` (`read_puzzle_file`). Leaves out: solving,
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -30,6 +33,7 @@ from cpmodel.errors import InputError
 from cpmodel.inputs import loads_json_bounded, read_text_bounded, shown
 from cpmodel.slider.board import SliderProblem
 from cpmodel.surface import Cell, Direction, Glue, step
+from generators.export import SURFACE_NAMES
 
 # Wall-clock figures differ between runs; they go to the manifest, never into
 # a puzzle file, so that puzzle files are byte-identical for the same seed.
@@ -80,10 +84,41 @@ class ClueSource(Protocol):
     def clue_for(self, answer: str, seed: int) -> str: ...
 
 
+@dataclass(frozen=True)
+class Credits:
+    """A pack's title, author and copyright notice, as its puzzles carry them ("" = not given)."""
+
+    title: str = ""
+    author: str = ""
+    copyright: str = ""
+
+    def fields(self, puzzle_id: str, default_title: str) -> dict[str, str]:
+        """A puzzle's "title" — the pack's numbered ("Sunday strips #0007") or else `default_title` —
+        and its "author" and "copyright" when given."""
+        given = {"author": self.author, "copyright": self.copyright}
+        return {"title": f"{self.title} #{puzzle_id}" if self.title else default_title,
+                **{key: value for key, value in given.items() if value}}
+
+    def given(self) -> dict[str, str]:
+        """The three as the user gave them, for the pack's parameters."""
+        return asdict(self)
+
+    def of_pack(self, default_title: str) -> dict[str, str]:
+        """The pack's "title" (given, or `default_title`), "author" and "copyright", for its manifest."""
+        return {**self.given(), "title": self.title or default_title}
+
+
+def surface_title(surface_name: str) -> str:
+    """The surface's name at the head of a title: "Möbius strip", "Klein bottle", "Plane"."""
+    name = SURFACE_NAMES.get(surface_name, surface_name)
+    return name[:1].upper() + name[1:]
+
+
 def crossword_puzzle(problem: FillProblem, fill: Fill, *, puzzle_id: str, solver: str,
-                     stats: Mapping[str, int | float], seed: int, clues: ClueSource | None = None) -> dict:
+                     stats: Mapping[str, int | float], seed: int, clues: ClueSource | None = None,
+                     credits: Credits = Credits()) -> dict:
     """The puzzle dict; each entry's clue is `clues.clue_for(answer, seed)` — so it varies with the
-    puzzle's seed — or "" without a clue source."""
+    puzzle's seed — or "" without a clue source. Titled by `credits`, by default "Möbius strip 11x5 #0007"."""
     grid = problem.grid.with_letters(fill)
     clue_of = clues.clue_for if clues is not None else (lambda answer, seed: "")
     entries = []
@@ -97,8 +132,8 @@ def crossword_puzzle(problem: FillProblem, fill: Fill, *, puzzle_id: str, solver
         })
     scores = [e["score"] for e in entries]
     return {
-        "kind": "crossword", "id": puzzle_id, "title": f"{grid.surface.name.capitalize()} {grid.width}x{grid.height} "
-                                                         f"#{puzzle_id}",
+        "kind": "crossword", "id": puzzle_id,
+        **credits.fields(puzzle_id, f"{surface_title(grid.surface.name)} {grid.width}x{grid.height} #{puzzle_id}"),
         "surface": grid.surface.name, "width": grid.width, "height": grid.height, "rows": list(grid.rows),
         "bars_right": sorted([list(c) for c in grid.bars_right], key=lambda c: (c[1], c[0])),
         "bars_below": sorted([list(c) for c in grid.bars_below], key=lambda c: (c[1], c[0])),
@@ -109,10 +144,10 @@ def crossword_puzzle(problem: FillProblem, fill: Fill, *, puzzle_id: str, solver
 
 
 def slider_puzzle(problem: SliderProblem, moves: list, *, puzzle_id: str, solver: str,
-                  stats: Mapping[str, int | float], seed: int) -> dict:
+                  stats: Mapping[str, int | float], seed: int, credits: Credits = Credits()) -> dict:
     board = problem.board
     return {
-        "kind": "slider", "id": puzzle_id, "title": f"{board.label} #{puzzle_id}",
+        "kind": "slider", "id": puzzle_id, **credits.fields(puzzle_id, f"{board.label} #{puzzle_id}"),
         "board": {"name": board.label, **board.to_json()},
         "start": list(problem.start), "goal": list(problem.goal), "blanks": problem.blanks,
         "solution": [list(m) if isinstance(m, (list, tuple)) else m for m in moves], "length": len(moves),

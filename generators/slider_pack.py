@@ -47,7 +47,7 @@ from cpmodel.store import attach_tables
 from generators.cache import user_store
 from generators.pack import PackError, derive_seed
 from generators.rounds import Avoid
-from generators.puzzles import slider_puzzle
+from generators.puzzles import Credits, slider_puzzle
 
 # Random walks rarely end at the deepest distances (the 8-puzzle has 2 states
 # at distance 31 of 181,440); past this many tries the depth is reported as
@@ -142,6 +142,7 @@ class SliderPackSpec:
     solver: str = ""  # empty: the registry's default for the number of blanks
     seed: int = 0
     time_limit: float | None = 60.0
+    credits: Credits = Credits()  # --title, --author, --copyright
     kind: str = "slider"
     # A board file's board as JSON (with its name), filled in when the spec is
     # made on the machine that can read the file; None for a preset, which
@@ -165,10 +166,12 @@ class SliderPackSpec:
 
     def parameters(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "board": self.board, "depth": [self.depth_min, self.depth_max],
-                "blanks": self.blanks, "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit}
+                "blanks": self.blanks, "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit,
+                **self.credits.given()}
 
     def describe(self) -> dict[str, Any]:
-        return {"board": self.load_board().to_json()}
+        board = self.load_board()
+        return {"board": board.to_json(), **self.credits.of_pack(f"Slider puzzles: {board.label}")}
 
     def load_board(self) -> Board:
         return _board(self.board, self.board_json)
@@ -228,7 +231,8 @@ class SliderPackSpec:
             if result.status is not Status.SOLVED or result.optimal is not True or len(result.solution) != target:
                 continue
             puzzle = slider_puzzle(problem, list(result.solution), puzzle_id=f"{index + 1:04d}",
-                                   solver=parse_spec(self.solver_spec)[0], stats=result.stats, seed=seed)
+                                   solver=parse_spec(self.solver_spec)[0], stats=result.stats, seed=seed,
+                                   credits=self.credits)
             puzzle["rejected"] = attempt
             return puzzle
         raise PackError(f"puzzle {index + 1}: no start at optimal depth {target} on {self.board} found in "

@@ -1,8 +1,10 @@
 """Checks shared by the options of several commands.
 
 Covers: the ceiling on seconds and `finite`, the callback that refuses nan
-(which passes every range check) in a time limit. Leaves out: the options
-themselves, declared beside their commands.
+(which passes every range check) in a time limit; `one_line`, the callback
+that keeps a title, author or copyright notice to one printable line of
+bounded length. Leaves out: the options themselves, declared beside their
+commands.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import typer
 
 # A time limit longer than a day is a typo.
 MAX_TIME_LIMIT_S = 86400.0
+# A title, author or copyright notice heads a page or sits in its margin on one line; past this it is not one.
+MAX_CREDIT_CHARS = 80
 
 
 def finite(value: float | None) -> float | None:
@@ -18,3 +22,16 @@ def finite(value: float | None) -> float | None:
     if value is not None and value != value:
         raise typer.BadParameter("expected a number of seconds, not nan")
     return value
+
+
+def one_line(value: str | None) -> str | None:
+    """A typer callback: a title, author or notice is one line of printable text, at most MAX_CREDIT_CHARS long."""
+    if value is None:
+        return None
+    if not value.isprintable():
+        bad = next(ch for ch in value if not ch.isprintable())
+        raise typer.BadParameter(f"expected one line of printable text, got {bad!r} in {value[:40]!r}")
+    text = value.strip()
+    if len(text) > MAX_CREDIT_CHARS:
+        raise typer.BadParameter(f"expected at most {MAX_CREDIT_CHARS} characters, got {len(text)}")
+    return text

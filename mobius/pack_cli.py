@@ -26,7 +26,7 @@ import typer
 
 from cpmodel.errors import InputError
 from mobius.exits import EXIT_INTERRUPTED
-from mobius.options import MAX_TIME_LIMIT_S, finite
+from mobius.options import MAX_TIME_LIMIT_S, finite, one_line
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
 app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True, rich_markup_mode=None)
@@ -52,6 +52,12 @@ ExecutorOpt = Annotated[str, typer.Option("--executor", help="local (processes) 
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address.")]
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Complete an interrupted pack in --out.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Write the pack into a directory that holds other files.")]
+TitleOpt = Annotated[str, typer.Option("--title", callback=one_line,
+                                       help='Pack title; puzzles are "TITLE #0001"… (default: named by the '
+                                            'surface and size, or the board).')]
+AuthorOpt = Annotated[str, typer.Option("--author", callback=one_line, help="Author (setter) in every format.")]
+CopyrightOpt = Annotated[str, typer.Option("--copyright", callback=one_line,
+                                           help='Copyright notice as printed, e.g. "© 2026 A. Setter".')]
 
 
 def _time_limit_option(what: str) -> Any:
@@ -195,6 +201,9 @@ def crossword_command(
     no_clues: NoCluesOpt = False,
     ban: BanOpt = None,
     allow: AllowOpt = None,
+    title: TitleOpt = "",
+    author: AuthorOpt = "",
+    copyright: CopyrightOpt = "",
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
@@ -204,6 +213,7 @@ def crossword_command(
     from cpmodel.solver import get_solver
     from cpmodel.surface import surface as find_surface
     from generators.crossword_pack import CrosswordPackSpec
+    from generators.puzzles import Credits
 
     try:
         surface_name = find_surface(surface).name
@@ -214,7 +224,7 @@ def crossword_command(
                              time_limit=time_limit, allow_repeats=allow_repeats,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
-                             **_given(polish=polish, symmetry=symmetry))
+                             credits=Credits(title, author, copyright), **_given(polish=polish, symmetry=symmetry))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow))
     spec.words()  # so does a bad dictionary or word file
@@ -236,6 +246,9 @@ def slider_command(
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
     time_limit: Annotated[float, _time_limit_option("per solve")] = 60.0,
+    title: TitleOpt = "",
+    author: AuthorOpt = "",
+    copyright: CopyrightOpt = "",
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
@@ -243,10 +256,11 @@ def slider_command(
 ) -> None:
     """Generate slider puzzles with exact optimal lengths and their solutions."""
     from cpmodel.solver import get_solver
+    from generators.puzzles import Credits
     from generators.slider_pack import SliderPackSpec, parse_depths
 
     low, high = parse_depths(depth)
-    spec = SliderPackSpec(count, board, low, high, blanks, solver, seed, time_limit)
+    spec = SliderPackSpec(count, board, low, high, blanks, solver, seed, time_limit, Credits(title, author, copyright))
     get_solver("slider", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     spec.load_board()  # so does a bad board
     _run(spec, out, workers, executor, scheduler, resume, force)

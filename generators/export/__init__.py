@@ -17,8 +17,9 @@ hold the puzzle; writing files is the caller's job.
 - `bundle`: every export of one puzzle, and the ones skipped with why.
 
 This module holds the readings of the puzzle JSON that several exporters
-share: cells and numbers of the entries, whether a seam is glued, the names
-of the surfaces and the one-line note on reading their seams, and the
+share: the title, author and copyright notice, cells and numbers of the
+entries, whether a seam is glued, the names of the surfaces and the
+one-line note on reading their seams, and the
 lights that a *plane* reader (Across Lite, Exolve) infers from the same
 rows, so a format without glue can tell whether it would read the puzzle
 right.
@@ -62,6 +63,28 @@ def require_kind(puzzle: Puzzle, kind: str) -> None:
 
 def title(puzzle: Puzzle) -> str:
     return puzzle.get("title") or f"Puzzle {puzzle['id']}"
+
+
+def author(puzzle: Puzzle) -> str:
+    """The puzzle's author (setter); "" if not given."""
+    return str(puzzle.get("author") or "")
+
+
+def copyright_notice(puzzle: Puzzle) -> str:
+    """The puzzle's copyright notice as given ("© 2026 A. Setter"); "" if none."""
+    return str(puzzle.get("copyright") or "")
+
+
+def given_credits(puzzle: Puzzle) -> dict[str, str]:
+    """{"author": …, "copyright": …} with the ones given, for formats that leave out what is not."""
+    return {key: value for key, value in (("author", author(puzzle)), ("copyright", copyright_notice(puzzle)))
+            if value}
+
+
+def credit_line(puzzle: Puzzle) -> str:
+    """"by A. Setter · © 2026 A. Setter", the parts that are given; "" if neither is."""
+    parts = [f"by {author(puzzle)}" if author(puzzle) else "", copyright_notice(puzzle)]
+    return " · ".join(part for part in parts if part)
 
 
 def entry_cells(entry: Mapping[str, Any]) -> tuple[Cell, ...]:

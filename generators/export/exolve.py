@@ -34,6 +34,7 @@ from generators.export import (
     bar_cells,
     entry_cells,
     enumeration_digits,
+    given_credits,
     is_block,
     is_wrapped,
     plane_reading,
@@ -50,6 +51,7 @@ SECTION_NAMES = {ACROSS: "exolve-across", DOWN: "exolve-down"}
 DIRECTION_SUFFIX = {ACROSS: "A", DOWN: "D"}  # keeps nodir labels of 3 across and 3 down apart
 SEAM_HEADING = "Lights across the seam"
 INDENT = "  "
+EXOLVE_CREDITS = {"author": "setter", "copyright": "copyright"}  # puzzle JSON key -> exolve-… section
 
 
 def to_exolve(puzzle: Puzzle) -> str:
@@ -60,6 +62,8 @@ def to_exolve(puzzle: Puzzle) -> str:
     lines = ["exolve-begin",
              f"{INDENT}exolve-id: {_exolve_id(puzzle)}",
              f"{INDENT}exolve-title: {_one_line(title(puzzle))}",
+             *(f"{INDENT}exolve-{EXOLVE_CREDITS[key]}: {_one_line(value)}"
+               for key, value in given_credits(puzzle).items()),
              f"{INDENT}exolve-width: {puzzle['width']}",
              f"{INDENT}exolve-height: {puzzle['height']}"]
     if not numbered:

@@ -37,7 +37,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from generators.export import Puzzle, glued_edges, require_kind, surface_name, title
+from generators.export import Puzzle, author, credit_line, glued_edges, require_kind, surface_name, title
 from generators.puzzles import encode
 
 PLAYER_DIR = Path(__file__).with_name("player")
@@ -71,25 +71,25 @@ def html_page(puzzle: Puzzle, *, index_href: str | None = INDEX_FROM_PLAYER) -> 
     if kind not in SCRIPTS:
         raise ValueError(f"expected a crossword or slider puzzle, got kind {kind!r}")
     back = f'<nav><a href="{escape(index_href)}">← All puzzles</a></nav>\n' if index_href else ""
-    body = (f'<header class="page-head">\n{back}<h1>{escape(title(puzzle))}</h1>\n'
+    body = (f'<header class="page-head">\n{back}<h1>{escape(title(puzzle))}</h1>\n{_credits(credit_line(puzzle))}'
             f"{_definitions(_facts(puzzle))}\n</header>\n"
             f'<main id="player" class="player {kind}" data-storage-key="{_storage_key(puzzle)}">\n'
             "<noscript><p>This player needs JavaScript turned on.</p></noscript>\n</main>\n"
             f'<script type="application/json" id="puzzle-data">{embed_json(puzzle)}</script>\n')
-    return _document(title(puzzle), body, STYLES[kind], SCRIPTS[kind])
+    return _document(title(puzzle), body, STYLES[kind], SCRIPTS[kind], author(puzzle))
 
 
 def pack_index(manifest: Mapping[str, Any], puzzles: Sequence[Puzzle]) -> str:
     """The pack's index page: one table row per puzzle, in pack order, each
     linking to its player page `puzzles/NNNN.html`."""
     kind = manifest.get("kind") or (puzzles[0]["kind"] if puzzles else "puzzle")
-    heading = f"{str(kind).capitalize()} pack"
-    body = (f'<header class="page-head">\n<h1>{escape(heading)}</h1>\n'
+    heading = str(manifest.get("title") or f"{str(kind).capitalize()} pack")
+    body = (f'<header class="page-head">\n<h1>{escape(heading)}</h1>\n{_credits(credit_line(manifest))}'
             f"<p>{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}. Open one to play it here, with no "
             "network needed; your progress is kept in this browser. To play on paper, print "
             f'<a href="{BOOKLET_HREF}">the booklet</a> (every puzzle, then every solution).</p>\n</header>\n'
             f"<main>\n{_puzzle_table(puzzles)}\n{_pack_details(manifest)}\n</main>\n")
-    return _document(heading, body, STYLES["index"], ())
+    return _document(heading, body, STYLES["index"], (), author(manifest))
 
 
 def player_file(index: int) -> str:
@@ -120,9 +120,9 @@ def _csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def _document(page_title: str, body: str, styles: Sequence[str], scripts: Sequence[str]) -> str:
+def _document(page_title: str, body: str, styles: Sequence[str], scripts: Sequence[str], author: str = "") -> str:
     """A complete page: the inlined style and script, and a policy that lets
-    exactly those two run and the page fetch nothing at all."""
+    exactly those two run and the page fetch nothing at all; `author` is its author meta tag."""
     style = "\n".join(_asset(name) for name in styles)
     script = "\n".join(_asset(name) for name in scripts)
     policy = ["default-src 'none'", f"style-src {_csp_hash(style)}", "base-uri 'none'", "form-action 'none'"]
@@ -132,6 +132,7 @@ def _document(page_title: str, body: str, styles: Sequence[str], scripts: Sequen
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             f'<meta http-equiv="Content-Security-Policy" content="{"; ".join(policy)}">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            + (f'<meta name="author" content="{escape(author)}">\n' if author else "") +
             f"<title>{escape(page_title)}</title>\n<style>{style}</style>\n</head>\n"
             f"<body>\n{body}{script_element}</body>\n</html>\n")
 
@@ -163,6 +164,11 @@ def _slider_facts(puzzle: Puzzle) -> list[tuple[str, str]]:
             ("Size", f"{board['vertices']} vertices, {len(board['edges'])} edges"),
             ("Blanks", str(puzzle.get("blanks", 1))),
             ("Optimal", f"{puzzle['length']} moves")]
+
+
+def _credits(line: str) -> str:
+    """The author and copyright line under a heading, or nothing."""
+    return f'<p class="credits">{escape(line)}</p>\n' if line else ""
 
 
 def _definitions(pairs: Sequence[tuple[str, str]]) -> str:

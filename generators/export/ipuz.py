@@ -33,6 +33,7 @@ from generators.export import (
     clue_numbers,
     entry_cells,
     enumeration_digits,
+    given_credits,
     is_block,
     is_wrapped,
     require_kind,
@@ -55,6 +56,7 @@ def to_ipuz(puzzle: Puzzle) -> str:
         "kind": [CROSSWORD_KIND, WRAPPED_KIND] if wrapped else [CROSSWORD_KIND],
         "uniqueid": str(puzzle["id"]),
         "title": title(puzzle),
+        **given_credits(puzzle),  # ipuz's optional "author" and "copyright", when given
         "dimensions": {"width": puzzle["width"], "height": puzzle["height"]},
         "block": BLOCK,
         "empty": EMPTY,

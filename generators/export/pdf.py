@@ -38,6 +38,8 @@ from reportlab.pdfgen.canvas import Canvas
 from cpmodel.crossword.lights import ACROSS, DOWN
 from generators.export import (
     Puzzle,
+    author,
+    credit_line,
     enumeration_digits,
     glued_edges,
     reading_note,
@@ -93,8 +95,13 @@ def _header(sheet: Sheet, heading: str, subtitle: str) -> float:
 HEADER_H = TITLE_PT + SUBTITLE_PT * LEADING + 2 + RULE_GAP + GAP
 
 
-def _footer(sheet: Sheet) -> None:
-    """The page number, if the document numbers its pages, and the end of the page."""
+def _footer(sheet: Sheet, puzzle: Puzzle) -> None:
+    """The puzzle's author and copyright notice (when given), the page number (if the document
+    numbers its pages), and the end of the page."""
+    credits = credit_line(puzzle)
+    if credits:  # in the bottom margin, above the page number: the page's content keeps all its room
+        sheet.text(PAGE_W / 2, MARGIN_BOTTOM / 2 + FOOTER_PT * LEADING, credits, "sans", FOOTER_PT, anchor="middle",
+                   colour=GREY)
     number = sheet.next_page()
     if number is not None:
         sheet.text(PAGE_W / 2, MARGIN_BOTTOM / 2, str(number), "sans", FOOTER_PT, anchor="middle", colour=GREY)
@@ -247,7 +254,7 @@ def _crossword_pages(sheet: Sheet, puzzle: Puzzle) -> None:
         height = min(balanced_height(blocks, layout.style.columns), y - MARGIN_BOTTOM)
         columns, blocks = fill_columns(blocks, layout.style.columns, height)
         _draw_clue_columns(sheet, columns, y, layout.style)
-        _footer(sheet)
+        _footer(sheet, puzzle)
         if not blocks:
             return
         y = _header(sheet, f"{title(puzzle)} (continued)", _subtitle(puzzle))
@@ -257,7 +264,7 @@ def _crossword_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
     y = _header(sheet, f"Solution: {title(puzzle)}", _subtitle(puzzle))
     grid, scale = _grid(puzzle, CONTENT_H * SOLUTION_SHARE, solution=True)
     _place_figure(sheet, grid, y, scale)
-    _footer(sheet)
+    _footer(sheet, puzzle)
 
 
 # --- slider pages ---------------------------------------------------------------------------
@@ -296,7 +303,7 @@ def _slider_page(sheet: Sheet, puzzle: Puzzle) -> None:
     text = (f"Slide a tile along a line into {blanks}, one move at a time, until every tile stands where the goal "
             f"shows it. It can be done in {puzzle['length']} moves, and no fewer.")
     _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
-    _footer(sheet)
+    _footer(sheet, puzzle)
 
 
 def _slider_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
@@ -304,7 +311,7 @@ def _slider_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
     y = _slider_figure(sheet, puzzle, y, ("start",))
     text = f"Slide the tiles in this order ({puzzle['length']} moves): {', '.join(map(str, tiles_moved(puzzle)))}."
     _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
-    _footer(sheet)
+    _footer(sheet, puzzle)
 
 
 PAGES: dict[str, tuple[Draw, Draw]] = {"crossword": (_crossword_pages, _crossword_solution_page),
@@ -315,7 +322,7 @@ PAGES: dict[str, tuple[Draw, Draw]] = {"crossword": (_crossword_pages, _crosswor
 
 def _texts(puzzle: Puzzle) -> list[str]:
     """The strings of a puzzle that reach its pages; the rest is the project's own wording."""
-    return [title(puzzle), str(puzzle.get("board", {}).get("name", ""))] + \
+    return [title(puzzle), credit_line(puzzle), str(puzzle.get("board", {}).get("name", ""))] + \
         [str(e.get("clue") or "") for e in puzzle.get("entries", ())]
 
 
@@ -324,6 +331,9 @@ def _document(heading: str, puzzles: Sequence[Puzzle], draw: Callable[[Sheet], N
     # invariant: no date and no random document id, so the same input gives the same bytes.
     canvas = Canvas(buffer, pagesize=A4, invariant=1, pageCompression=1)
     canvas.setTitle(heading)
+    # The document's author: the one its puzzles share (a pack's --author), else none.
+    authors = {author(p) for p in puzzles}
+    canvas.setAuthor(authors.pop() if len(authors) == 1 else "")
     canvas.setCreator("mobius-puzzles")
     draw(Sheet(canvas, fonts_for(t for p in puzzles for t in _texts(p)), numbered))
     canvas.save()

@@ -30,6 +30,8 @@ from generators.export import (
     BLOCK,
     ExportError,
     Puzzle,
+    author,
+    copyright_notice,
     enumeration_digits,
     is_wrapped,
     reads_the_same_on_the_plane,
@@ -57,6 +59,8 @@ def to_puz(puzzle: Puzzle) -> bytes:
     p = puz.Puzzle()
     p.width, p.height = puzzle["width"], puzzle["height"]
     p.title = _latin1(title(puzzle), "the title")
+    p.author = _latin1(author(puzzle), "the author")
+    p.copyright = _latin1(copyright_notice(puzzle), "the copyright notice")
     p.solution = "".join(row.replace(BLOCK, PUZ_BLOCK) for row in puzzle["rows"])
     p.fill = "".join(PUZ_BLOCK if ch == PUZ_BLOCK else PUZ_EMPTY for ch in p.solution)
     entries = sorted(puzzle["entries"], key=lambda e: (e["number"], e["direction"] != ACROSS))
