@@ -91,30 +91,27 @@ def fill_words(source: str | ListContent, list_name: str, *, min_score: int = 0,
     if clued_only and bank is None:
         raise ValueError("clued_only needs a clue bank")
     full = load(source)
-    scores = dict(zip(full.words, full.scores))
-    added = {word: PLAIN_SCORE for word in allow if word not in scores}
-    dropped = dict.fromkeys((BELOW_MIN_SCORE, BANNED, NO_CLUE), 0)
-    listed: list[str] = []
-    clued: list[str] = []
-    for word, score in (scores | added).items():
-        if score < min_score:
-            dropped[BELOW_MIN_SCORE] += 1
-        elif word in ban:
-            dropped[BANNED] += 1
-        else:
-            listed.append(word)
-            if bank is not None and word in bank:
-                clued.append(word)
-    if clued_only:
-        dropped[NO_CLUE] = len(listed) - len(clued)
-    kept = clued if clued_only else listed
-    if not kept:
-        raise DictionaryError(f"{list_name}: none of its {len(full) + len(added):,} words is left to fill with "
-                              f"({_reasons(dropped)})")
-    before_clues = adjusted(full, allow=allow, keep=frozenset(listed))
-    words = adjusted(before_clues, keep=frozenset(clued)) if clued_only else before_clues
-    return WordUse(list_name, words, before_clues, len(full), len(added), dropped, clued_only,
-                   None if bank is None else len(clued))
+    scored = load(source, min_score=min_score)  # cached, like `full`; refused if no word scores that high
+    fresh = frozenset(word for word in allow if word not in scored)  # --allow adds these at PLAIN_SCORE
+    kept_fresh = fresh if PLAIN_SCORE >= min_score else frozenset()
+    dropped = {BELOW_MIN_SCORE: len(full) - len(scored) + len(fresh) - len(kept_fresh),
+               BANNED: sum(1 for word in ban if word in scored or word in kept_fresh), NO_CLUE: 0}
+    if len(scored) + len(kept_fresh) == dropped[BANNED]:
+        raise _none_left(list_name, len(full) + len(fresh), dropped)
+    listed = adjusted(scored, allow=kept_fresh, ban=ban)  # `scored` itself when neither changes it
+    if bank is None:
+        return WordUse(list_name, listed, listed, len(full), len(fresh), dropped, False, None)
+    clued = frozenset(word for word in listed.words if word in bank)
+    if not clued_only:
+        return WordUse(list_name, listed, listed, len(full), len(fresh), dropped, False, len(clued))
+    dropped[NO_CLUE] = len(listed) - len(clued)
+    if not clued:
+        raise _none_left(list_name, len(full) + len(fresh), dropped)
+    return WordUse(list_name, adjusted(listed, keep=clued), listed, len(full), len(fresh), dropped, True, len(clued))
+
+
+def _none_left(list_name: str, total: int, dropped: Mapping[str, int]) -> DictionaryError:
+    return DictionaryError(f"{list_name}: none of its {total:,} words is left to fill with ({_reasons(dropped)})")
 
 
 def _reasons(dropped: Mapping[str, int]) -> str:
