@@ -12,7 +12,9 @@ from cpmodel.errors import InputError
 
 CluesOpt = Annotated[Optional[Path], typer.Option(
     "--clues", help="WORD<TAB>clue file: adds to the embedded clues, replacing a listed word's.")]
-NoCluesOpt = Annotated[bool, typer.Option("--no-clues", help="No clues: fill from every word of the list.")]
+NoCluesOpt = Annotated[bool, typer.Option(
+    "--no-clues", help="No clues: entries get none, and every word of the list may fill (a pack otherwise keeps "
+                       "to the words with a clue).")]
 BanOpt = Annotated[Optional[Path], typer.Option("--ban", help="File of words never to use (one a line).")]
 AllowOpt = Annotated[Optional[Path], typer.Option(
     "--allow", help="File of words to add to the list (one a line), e.g. ones the blocklist removed.")]
