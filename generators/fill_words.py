@@ -36,9 +36,10 @@ class WordUse:
     """The words a fill may use (`words`) and how `list_name` became them.
 
     `given` counts the list's distinct words after normalising (entries that
-    are no word, and repeats, are not counted); `added` the `--allow` words it
-    lacked; `dropped` maps each reason to the words it took out; `clued` is
-    the number of used words with a clue (None without a clue bank).
+    are no word, and repeats, are not counted); `added` the `--allow` words
+    missing from it at `--min-score` (added with score 50); `dropped` maps
+    each reason to the words it took out; `clued` is the number of used
+    words with a clue (None without a clue bank).
     `listed` is the list before the clue filter (`words` itself unless
     `clued_only`), for checking that the list has every length a grid needs."""
 

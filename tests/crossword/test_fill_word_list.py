@@ -20,6 +20,7 @@ from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from dictionaries import from_words, load
 from generators.clues import load_bank
+from generators.fill_words import fill_words
 
 # A Klein bottle grid with lights across both seams and three cyclic columns.
 KLEIN = "surface: klein\n#..#..\n......\n..#...\n......\n"
@@ -126,3 +127,14 @@ def test_the_account_counts_score_ban_and_allow(tmp_path: Path, klein: tuple[Pat
                             "clued_only": False, "clued": 0}
     # The banned word was needed: the answer is UNSAT, and it names the list it was drawn from.
     assert out["status"] == "UNSAT" and out["note"].startswith(f"no fill from the words of {words}")
+
+
+def test_allow_brings_back_a_word_below_min_score_and_the_counts_add_up(tmp_path: Path) -> None:
+    words = tmp_path / "scored.txt"
+    words.write_text("CAT;20\nDOG;60\nGNU;70\n", encoding="utf-8")
+    use = fill_words(words, str(words), min_score=30, allow=frozenset({"CAT", "EMU"}), ban=frozenset({"DOG"}),
+                     bank=load_bank())
+    assert use.words.words == ("CAT", "EMU", "GNU") and use.words.score("CAT") == 50
+    assert use.to_json() == {"list": str(words), "given": 3, "added": 2, "used": 3,
+                             "dropped": {"below_min_score": 1, "banned": 1}, "clued_only": False, "clued": 3}
+    assert use.given + use.added - sum(use.dropped.values()) == use.used
