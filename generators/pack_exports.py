@@ -1,12 +1,12 @@
 """The export phase of a pack: every puzzle's files beside its JSON, the
 `pack.pdf` booklet, and the summary of the exports that were skipped.
 
-Covers: `write_exports(puzzles, folder, booklet, write, on_puzzle, title)` — for
-each puzzle in pack order every format `generators.export.bundle.export_all`
+Covers: `write_exports(puzzles, folder, booklet, write, on_puzzle, title)` —
+for each puzzle in pack order every format `generators.export.bundle.export_all`
 can make, written as `folder/NNNN<suffix>` with the given atomic writer;
-then the booklet (titled with the pack's title) of all puzzles and, at the back, all solutions; and the skipped
-exports grouped by (format, reason) with the puzzles they concern, as the
-manifest records them. `on_puzzle(n)` is told after each puzzle's files, so
+then the booklet, titled with the pack's title, of all puzzles and, at the
+back, all solutions; and the skipped exports grouped by (format, reason)
+with the puzzles they concern, as the manifest records them. `on_puzzle(n)` is told after each puzzle's files, so
 a progress display can show the phase.
 
 Leaves out: the formats (`generators/export/`), the manifest and the rest of

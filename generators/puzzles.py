@@ -33,7 +33,7 @@ from cpmodel.errors import InputError
 from cpmodel.inputs import loads_json_bounded, read_text_bounded, shown
 from cpmodel.slider.board import SliderProblem
 from cpmodel.surface import Cell, Direction, Glue, step
-from generators.export import SURFACE_NAMES
+from generators.export import SURFACE_NAMES, given_credits
 
 # Wall-clock figures differ between runs; they go to the manifest, never into
 # a puzzle file, so that puzzle files are byte-identical for the same seed.
@@ -95,9 +95,8 @@ class Credits:
     def fields(self, puzzle_id: str, default_title: str) -> dict[str, str]:
         """A puzzle's "title" — the pack's numbered ("Sunday strips #0007") or else `default_title` —
         and its "author" and "copyright" when given."""
-        given = {"author": self.author, "copyright": self.copyright}
         return {"title": f"{self.title} #{puzzle_id}" if self.title else default_title,
-                **{key: value for key, value in given.items() if value}}
+                **given_credits(self.given())}
 
     def given(self) -> dict[str, str]:
         """The three as the user gave them, for the pack's parameters."""
