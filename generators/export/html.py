@@ -11,7 +11,9 @@ Covers:
   own.
 - `pack_index(manifest, puzzles)`: the pack's `index.html`, a table of the
   puzzles (size, surface or board, difficulty) linking to each player page,
-  and a link to the printable booklet.
+  with a column that a script fills from local storage (solved, revealed,
+  in progress: what each player saved under its puzzle's key), and a link
+  to the printable booklet.
 - `player_file(index)`: the file name of puzzle `index`'s page in the pack's
   puzzle directory, which the index links to.
 
@@ -51,6 +53,7 @@ INDEX_FROM_PLAYER = "../index.html"  # a player page in the puzzle directory lin
 STYLES = {"crossword": ("player.css", "crossword.css"), "slider": ("player.css", "slider.css"),
           "index": ("player.css",)}
 SCRIPTS = {"crossword": ("common.js", "strip.js", "crossword.js"), "slider": ("common.js", "slider.js")}
+INDEX_SCRIPTS = ("common.js", "index.js")
 
 # Characters that must not appear literally inside a <script> element: `</script>` would end it, and `<!--`
 # changes how the parser reads it. JSON allows the same characters as \u escapes inside strings.
@@ -89,7 +92,7 @@ def pack_index(manifest: Mapping[str, Any], puzzles: Sequence[Puzzle]) -> str:
             "network needed; your progress is kept in this browser. To play on paper, print "
             f'<a href="{BOOKLET_HREF}">the booklet</a> (every puzzle, then every solution).</p>\n</header>\n'
             f"<main>\n{_puzzle_table(puzzles)}\n{_pack_details(manifest)}\n</main>\n")
-    return _document(heading, body, STYLES["index"], ())
+    return _document(heading, body, STYLES["index"], INDEX_SCRIPTS)
 
 
 def player_file(index: int) -> str:
@@ -175,11 +178,12 @@ def _puzzle_table(puzzles: Sequence[Puzzle]) -> str:
     if not puzzles:
         return "<p>This pack holds no puzzles.</p>"
     labels = [label for label, _ in _facts(puzzles[0])]
-    head = "".join(f'<th scope="col">{escape(label)}</th>' for label in labels)
+    head = "".join(f'<th scope="col">{escape(label)}</th>' for label in [*labels, "Progress"])
     rows = []
     for index, puzzle in enumerate(puzzles):
         href = f"{PUZZLES_HREF}/{player_file(index)}"
         cells = "".join(f"<td>{escape(value)}</td>" for _, value in _facts(puzzle))
+        cells += f'<td class="progress" data-storage-key="{_storage_key(puzzle)}"></td>'
         rows.append(f'<tr><td>{index + 1}</td><th scope="row"><a href="{escape(href)}">{escape(title(puzzle))}</a>'
                     f"</th>{cells}</tr>")
     return (f'<table class="pack">\n<thead><tr><th scope="col">#</th><th scope="col">Puzzle</th>{head}</tr></thead>\n'
