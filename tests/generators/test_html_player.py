@@ -34,13 +34,13 @@ from generators.export.html import INDEX_FROM_PLAYER, PLAYER_DIR, embed_json, ht
 from generators.pack import MANIFEST, PUZZLE_DIR, build_pack
 from generators.slider_pack import SliderPackSpec
 from mobius.cli import app
-from tests.generators.test_export import PLANE_ROWS, build_crossword
+from tests.generators.test_export import PLANE_ROWS, build_crossword, striped_rows
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-quic"]
 CROSSWORD_SEED = 2  # a 7×5 Möbius fill found in milliseconds, with five lights across the seam
-VIEWPORT = {"width": 1000, "height": 760}
+VIEWPORT = {"width": 1280, "height": 800}  # a common laptop screen
 PHONE = {"width": 375, "height": 740}
 NARROW_PHONE = {"width": 390, "height": 844}  # a common phone size, at which the labels used to be cut
 SOLUTION_TIMEOUT_MS = 15_000  # "show solution" plays six moves 0.7 s apart
@@ -406,11 +406,6 @@ def test_narrow_phone_shows_whole_seam_labels_and_scrolls(wide_pack, visit, arti
         page.wait_for_timeout(25)
     assert page.evaluate("window.scrollY") > 0
     page.screenshot(path=str(artifacts / "player-crossword-390.png"), full_page=True)
-
-
-def striped_rows(width: int, height: int) -> list[str]:
-    """A large grid with no fill needed: a block every fourth cell of every other row."""
-    return ["".join("#" if y % 2 and x % 4 == 3 else "." for x in range(width)) for y in range(height)]
 
 
 LARGE_GRIDS = {"plane-15x15": (15, 15, "plane"), "mobius-15x7": (15, 7, "mobius")}
