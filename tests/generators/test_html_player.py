@@ -423,15 +423,19 @@ def large_page(request, tmp_path) -> tuple[str, Path, dict[str, Any]]:
     return request.param, path, puzzle
 
 
-def test_large_grids_on_a_phone_keep_finger_sized_cells_and_readable_clues(large_page, visit, artifacts) -> None:
+@pytest.mark.parametrize("screen", [NARROW_PHONE, VIEWPORT], ids=["390px", "1280px"])
+def test_large_grids_keep_finger_sized_cells_and_readable_clues(large_page, screen, visit, artifacts) -> None:
+    """On a phone the cells keep their size and the grid scrolls sideways in its box; on a laptop it fits.
+    Either way every clue is whole, in type of 14 px or more, and the last one can be scrolled to and picked."""
     name, path, puzzle = large_page
-    page = visit(path, NARROW_PHONE).page
-    width = NARROW_PHONE["width"]
+    page = visit(path, screen).page
+    width = screen["width"]
     cells = boxes(page, ".cell")
     assert len(cells) == puzzle["width"] * puzzle["height"]
     assert min(min(box["width"], box["height"]) for box in cells) >= 32
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # the grid scrolls, not the page
-    assert page.eval_on_selector(".board-wrap", "n => n.scrollWidth > n.clientWidth")
+    board_scrolls = page.eval_on_selector(".board-wrap", "n => n.scrollWidth > n.clientWidth")
+    assert board_scrolls == (screen is NARROW_PHONE)
     clues = page.locator(".clue")
     assert clues.count() == len(puzzle["entries"])
     sizes = page.eval_on_selector_all(".clue, .clue-bar",
@@ -444,7 +448,7 @@ def test_large_grids_on_a_phone_keep_finger_sized_cells_and_readable_clues(large
     last.scroll_into_view_if_needed()  # the lists scroll into reach: the last clue can be read and picked
     last.click()
     assert page.inner_text(".clue-bar-text") == puzzle["entries"][int(last.get_attribute("data-light"))]["clue"]
-    page.screenshot(path=str(artifacts / f"player-{name}-390.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"player-{name}-{width}.png"), full_page=True)
 
 
 def test_arrows_keep_the_current_cell_in_view_on_a_phone(large_page, visit) -> None:
