@@ -637,7 +637,7 @@ def play_part(page: Any, puzzle: dict[str, Any], part: slice) -> None:
 def test_index_marks_puzzles_in_progress_and_solved(pack, request, visit) -> None:
     out, puzzle = request.getfixturevalue(pack)
     index = visit(out / "index.html")
-    assert index.page.inner_text("table.pack thead").split()[-1] == "Progress"
+    assert index.page.inner_text("table.pack thead").split()[:3] == ["#", "Puzzle", "Progress"]
     assert index_mark(index, out) == ""
     go_to(index, player(out))
     play_part(index.page, puzzle, slice(0, 1))
@@ -647,6 +647,17 @@ def test_index_marks_puzzles_in_progress_and_solved(pack, request, visit) -> Non
     assert index.page.get_attribute("#player", "data-solved") == "true"
     assert index_mark(index, out) == "Solved"
     assert index.page.get_attribute("table.pack tbody tr", "data-progress") == "solved"
+
+
+def test_index_on_a_phone_shows_the_progress_column_without_sideways_scrolling(crossword_pack, visit) -> None:
+    out, puzzle = crossword_pack
+    index = visit(player(out), NARROW_PHONE)
+    type_light(index.page, 0, puzzle["entries"][0]["answer"])
+    assert index_mark(index, out) == "In progress"
+    assert index.page.evaluate("document.documentElement.scrollWidth") <= NARROW_PHONE["width"]
+    box = index.page.locator("td.progress").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW_PHONE["width"]
+    assert "the strips to cut out and glue" in index.page.inner_text("header")  # the booklet's contents
 
 
 @pytest.mark.parametrize("pack", ["crossword_pack", "slider_pack"])
