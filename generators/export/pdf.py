@@ -16,8 +16,9 @@ Covers:
 
 Layout: A4. In the booklet a puzzle, strip or solution that fits half a
 page with cells of at least MIN_SHARED_CELL (MIN_SHARED_SOLUTION_CELL for
-a solution) shares its page with the next one that does, so a small grid
-does not leave most of a page blank; anything larger has pages of its own.
+a solution; a slider board at MIN_SHARED_SLIDER_SCALE) shares its page
+with the next one that does, so a small grid does not leave most of a page
+blank; anything larger has pages of its own.
 The grid is as large as MAX_CELL allows within its share of the space; the
 clues take the first of a few (columns, size) settings that fits what is
 left, shrinking the grid before going below the smallest type; a clue list
@@ -86,12 +87,12 @@ LOWER_TOP = PAGE_TOP - HALF_H - HALF_GAP  # where the lower half of a shared pag
 # A puzzle (or its strip) shares a page only with cells of 20 pt (7 mm) or more, room for a written
 # letter; a solution, which is read and not written in, with 14 pt (5 mm).
 MIN_SHARED_CELL, MIN_SHARED_SOLUTION_CELL = 20.0, 14.0
+MIN_SHARED_SLIDER_SCALE = 1.0  # a board shares a page at no less than its picture's size: tiles of 1 cm
 TEMPLATE_SHARE = 0.75  # of the page height a strip alone on its page may take
 SEAM_MARK = "↔"  # after the enumeration of a clue whose light crosses the seam
 GREY = "#4d4d4d"
 RULE_LW = 0.5
 
-Draw = Callable[[Sheet, Puzzle], None]
 DrawHalf = Callable[[Sheet, float], None]  # draws a part under the given y, within HALF_H
 
 
@@ -103,6 +104,9 @@ class Part:
 
     half: DrawHalf | None = None
     pages: Callable[[Sheet], None] | None = None
+
+
+MakePart = Callable[[Sheet, Puzzle], Part]
 
 
 # --- the parts of a page --------------------------------------------------------------------
@@ -390,41 +394,59 @@ def _slider_subtitle(puzzle: Puzzle) -> str:
             f"{puzzle['length']} moves at best")
 
 
-def _slider_figure(sheet: Sheet, puzzle: Puzzle, top: float, panels: Sequence[str]) -> float:
-    board = slider_figure(puzzle, panels=panels)
-    scale = min(SLIDER_MAX_SCALE, CONTENT_W / board.width, CONTENT_H * 0.5 / board.height)
-    return _place_figure(sheet, board, top, scale)
-
-
-def _slider_page(sheet: Sheet, puzzle: Puzzle) -> None:
-    y = _header(sheet, title(puzzle), _slider_subtitle(puzzle))
-    y = _slider_figure(sheet, puzzle, y, ("start", "goal"))
+def _slider_text(puzzle: Puzzle, *, solution: bool) -> str:
+    if solution:
+        return f"Slide the tiles in this order ({puzzle['length']} moves): {', '.join(map(str, tiles_moved(puzzle)))}."
     blanks = "the empty spot" if puzzle.get("blanks", 1) == 1 else "an empty spot"
-    text = (f"Slide a tile along a line into {blanks}, one move at a time, until every tile stands where the goal "
+    return (f"Slide a tile along a line into {blanks}, one move at a time, until every tile stands where the goal "
             f"shows it. It can be done in {puzzle['length']} moves, and no fewer.")
-    _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
-    _footer(sheet)
 
 
-def _slider_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
-    y = _header(sheet, f"Solution: {title(puzzle)}", _slider_subtitle(puzzle))
-    y = _slider_figure(sheet, puzzle, y, ("start",))
-    text = f"Slide the tiles in this order ({puzzle['length']} moves): {', '.join(map(str, tiles_moved(puzzle)))}."
-    _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
-    _footer(sheet)
+@dataclass(frozen=True)
+class SliderLayout:
+    board: Figure
+    scale: float
+    text: list[str]
 
 
-MakePart = Callable[[Sheet, Puzzle], Part]
+def _slider_layout(sheet: Sheet, puzzle: Puzzle, *, solution: bool, height: float) -> SliderLayout:
+    """The board (start and goal; the start alone for the solution) as large as SLIDER_MAX_SCALE allows
+    in `height` (half of it on a page of its own) with the header and the text under it."""
+    board = slider_figure(puzzle, panels=("start",) if solution else ("start", "goal"))
+    text = _paragraph(sheet, _slider_text(puzzle, solution=solution), TEXT_PT)
+    room = min(height - HEADER_H - len(text) * TEXT_PT * LEADING - GAP, CONTENT_H * 0.5)
+    return SliderLayout(board, min(SLIDER_MAX_SCALE, CONTENT_W / board.width, room / board.height), text)
 
 
-def _own_pages(draw: Draw) -> MakePart:
-    return lambda sheet, puzzle: Part(pages=lambda s: draw(s, puzzle))
+def _slider(sheet: Sheet, puzzle: Puzzle, layout: SliderLayout, top: float, *, solution: bool) -> None:
+    heading = f"Solution: {title(puzzle)}" if solution else title(puzzle)
+    y = _header(sheet, heading, _slider_subtitle(puzzle), top)
+    y = _place_figure(sheet, layout.board, y, layout.scale)
+    _draw_lines(sheet, layout.text, y, TEXT_PT, centred=False)
+
+
+def _slider_part(*, solution: bool) -> MakePart:
+    """A slider puzzle (or its solution) shares a page when its board keeps at least its picture's size."""
+
+    def make(sheet: Sheet, puzzle: Puzzle) -> Part:
+        half = _slider_layout(sheet, puzzle, solution=solution, height=HALF_H)
+        if half.scale >= MIN_SHARED_SLIDER_SCALE:
+            return Part(half=lambda s, top: _slider(s, puzzle, half, top, solution=solution))
+        whole = _slider_layout(sheet, puzzle, solution=solution, height=CONTENT_H)
+
+        def page(s: Sheet) -> None:
+            _slider(s, puzzle, whole, PAGE_TOP, solution=solution)
+            _footer(s)
+
+        return Part(pages=page)
+
+    return make
 
 
 # Per kind: the puzzle's part of the booklet, and its solution's.
 PARTS: dict[str, tuple[MakePart, MakePart]] = {
     "crossword": (_crossword_part, _crossword_solution_part),
-    "slider": (_own_pages(_slider_page), _own_pages(_slider_solution_page)),
+    "slider": (_slider_part(solution=False), _slider_part(solution=True)),
 }
 
 

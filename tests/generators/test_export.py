@@ -474,9 +474,8 @@ def striped_rows(width: int, height: int) -> list[str]:
     return ["".join("#" if (x % 4 == 3 and y % 2 == 1) else "." for x in range(width)) for y in range(height)]
 
 
-def page_titles(data: bytes, tmp_path: Path) -> list[list[str]]:
-    """The titles on each page: the lines that start with a puzzle's title or a section's word."""
-    starts = ("First", "Second", "Large", "Fourth", "Solution:", "Cut out and glue:")
+def page_titles(data: bytes, tmp_path: Path, starts: tuple[str, ...]) -> list[list[str]]:
+    """The titles on each page: the lines that start with one of `starts`."""
     return [[line for line in pdf_lines(data, tmp_path, page) if line.startswith(starts)
              and not line.startswith("Cut out the strip")]
             for page in range(1, pdf_pages(data, tmp_path) + 1)]
@@ -501,7 +500,8 @@ def test_pack_booklet_holds_every_puzzle_then_the_strips_then_every_solution(mob
     puzzles = [titled(mobius, "First"), titled(plane, "Second"), titled(large, "Large"),
                titled(build_crossword(GLUED_ROWS, "torus"), "Fourth")]
     data = pack_pdf(puzzles, "Test pack")
-    assert page_titles(data, tmp_path) == [
+    starts = ("First", "Second", "Large", "Fourth", "Solution:", "Cut out and glue:")
+    assert page_titles(data, tmp_path, starts) == [
         ["First", "Second"], ["Large"], ["Fourth"], ["Cut out and glue: First"], ["Cut out and glue: Large"],
         ["Solution: First", "Solution: Second"], ["Solution: Large", "Solution: Fourth"]]
     for number in range(1, 8):
@@ -597,6 +597,9 @@ def test_slider_booklet_shows_the_boards_and_the_tiles_to_slide(tmp_path: Path) 
     assert pdf_pages(data, tmp_path) == 2
     assert "Start" in pdf_text(data, tmp_path, page=1) and "Goal — 4 moves" in pdf_text(data, tmp_path, page=1)
     assert f"(4 moves): {', '.join(map(str, expected))}." in pdf_text(data, tmp_path, page=2)
+    two = pack_pdf([titled(slider, "Upper"), titled(slider, "Lower")], "Sliders")  # boards share their pages
+    assert page_titles(two, tmp_path, ("Upper", "Lower", "Solution:")) == [["Upper", "Lower"],
+                                                                         ["Solution: Upper", "Solution: Lower"]]
 
 
 # --- skipped exports ------------------------------------------------------------------------
@@ -633,7 +636,10 @@ def test_a_pack_writes_its_exports_as_a_phase_with_the_booklet_and_the_skips(spe
     assert [exported for phase, _, exported in seen if phase == "exports"][:spec.count] == \
         list(range(1, spec.count + 1))
     booklet = (out / BOOKLET).read_bytes()
-    assert pdf_pages(booklet, tmp_path) == 2 * spec.count  # every puzzle, then every solution
+    text = pdf_text(booklet, tmp_path)  # every puzzle, then every solution
+    solutions = text.index("Solution:")
+    assert text.count("Solution:") == spec.count
+    assert all(0 <= text.index(f"{p['title']} ") < solutions for p in puzzles.values())
     manifest = json.loads((out / MANIFEST).read_text())
     files = {p.name for p in (out / PUZZLE_DIR).iterdir()}
     if spec.kind == "crossword":
