@@ -272,13 +272,17 @@ def crossword_layout(sheet: Sheet, puzzle: Puzzle, height: float = CONTENT_H) ->
     no setting fits."""
     note, note_h = _note_lines(sheet, puzzle)
     available = height - HEADER_H
+    clues: dict[ClueStyle, tuple[list[Block], float]] = {}  # each setting's clues and height, made once
     for share in GRID_SHARES:
         grid, scale = _grid(puzzle, available * share, solution=False)
         room = available - grid.height * scale - GAP - note_h
-        for columns, size in CLUE_SETTINGS:
-            style = ClueStyle(columns, size)
-            blocks = clue_blocks(sheet, puzzle, style)
-            if balanced_height(blocks, columns) <= room:
+        for setting in CLUE_SETTINGS:
+            style = ClueStyle(*setting)
+            if style not in clues:
+                blocks = clue_blocks(sheet, puzzle, style)
+                clues[style] = blocks, balanced_height(blocks, style.columns)
+            blocks, clues_height = clues[style]
+            if clues_height <= room:
                 return CrosswordLayout(grid, scale, note, style, blocks)
     return None
 
