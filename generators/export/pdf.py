@@ -267,14 +267,21 @@ def _note_lines(sheet: Sheet, puzzle: Puzzle) -> tuple[list[str], float]:
     return note, NOTE_PT * LEADING * len(note) + (GAP if note else 0)
 
 
-def crossword_layout(sheet: Sheet, puzzle: Puzzle, height: float = CONTENT_H) -> CrosswordLayout | None:
-    """The largest grid and clue type with which the puzzle fits `height` (a page, or half of one); None if
-    no setting fits."""
+ClueCache = dict[ClueStyle, tuple[list[Block], float]]  # a puzzle's clues and their height, per setting
+
+
+def crossword_layout(sheet: Sheet, puzzle: Puzzle, height: float = CONTENT_H, *, min_cell: float = 0.0,
+                     clues: ClueCache | None = None) -> CrosswordLayout | None:
+    """The largest grid and clue type with which the puzzle fits `height` (a page, or half of one) with
+    cells of `min_cell` or more; None if no setting fits. `clues` keeps each setting's clues, wrapped
+    and balanced once, for another call on the same puzzle."""
     note, note_h = _note_lines(sheet, puzzle)
     available = height - HEADER_H
-    clues: dict[ClueStyle, tuple[list[Block], float]] = {}  # each setting's clues and height, made once
+    clues = {} if clues is None else clues
     for share in GRID_SHARES:
         grid, scale = _grid(puzzle, available * share, solution=False)
+        if scale * CELL < min_cell:
+            break  # the shares only get smaller
         room = available - grid.height * scale - GAP - note_h
         for setting in CLUE_SETTINGS:
             style = ClueStyle(*setting)
@@ -307,9 +314,9 @@ def _crossword_half(sheet: Sheet, puzzle: Puzzle, layout: CrosswordLayout, top: 
     _draw_clue_columns(sheet, columns, y, layout.style)
 
 
-def _crossword_pages(sheet: Sheet, puzzle: Puzzle) -> None:
+def _crossword_pages(sheet: Sheet, puzzle: Puzzle, clues: ClueCache | None = None) -> None:
     """The puzzle page (and, for a clue list too long for it, its continuation pages)."""
-    layout = crossword_layout(sheet, puzzle) or _overflow_layout(sheet, puzzle)
+    layout = crossword_layout(sheet, puzzle, clues=clues) or _overflow_layout(sheet, puzzle)
     y = _crossword_head(sheet, puzzle, layout, PAGE_TOP)
     blocks = layout.blocks
     while True:
@@ -325,10 +332,11 @@ def _crossword_pages(sheet: Sheet, puzzle: Puzzle) -> None:
 
 def _crossword_part(sheet: Sheet, puzzle: Puzzle) -> Part:
     """Half a page when the whole puzzle fits one with cells of MIN_SHARED_CELL or more."""
-    layout = crossword_layout(sheet, puzzle, HALF_H)
-    if layout is not None and layout.scale * CELL >= MIN_SHARED_CELL:
+    clues: ClueCache = {}
+    layout = crossword_layout(sheet, puzzle, HALF_H, min_cell=MIN_SHARED_CELL, clues=clues)
+    if layout is not None:
         return Part(half=lambda s, top: _crossword_half(s, puzzle, layout, top))
-    return Part(pages=lambda s: _crossword_pages(s, puzzle))
+    return Part(pages=lambda s: _crossword_pages(s, puzzle, clues))
 
 
 def _solution(sheet: Sheet, puzzle: Puzzle, grid: Figure, scale: float, top: float) -> None:
