@@ -43,6 +43,7 @@ CROSSWORD_SEED = 2  # a 7×5 Möbius fill found in milliseconds, with five light
 VIEWPORT = {"width": 1280, "height": 800}  # a common laptop screen
 PHONE = {"width": 375, "height": 740}
 NARROW_PHONE = {"width": 390, "height": 844}  # a common phone size, at which the labels used to be cut
+MARK_TIMEOUT_MS, MARK_POLL_MS = 5_000, 50  # the index marks its rows from local storage as the page loads
 SOLUTION_TIMEOUT_MS = 15_000  # "show solution" plays six moves 0.7 s apart
 INJECTION = '<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">'
 
@@ -618,9 +619,16 @@ def go_to(visit_: Visit, path: Path) -> None:
     visit_.page.goto(url)
 
 
-def index_mark(visit_: Visit, out: Path) -> str:
+def index_mark(visit_: Visit, out: Path, expected: str) -> str:
+    """The index's mark for the pack's one puzzle, once it reads `expected` (or, after a few seconds, whatever it
+    reads: the script marks the rows as local storage tells it)."""
     go_to(visit_, out / "index.html")
-    return visit_.page.inner_text("table.pack tbody tr td.progress").strip()
+    cell = visit_.page.locator("table.pack tbody tr td.progress")
+    for _ in range(MARK_TIMEOUT_MS // MARK_POLL_MS):  # no wait_for_function: the page's policy forbids eval
+        if cell.inner_text().strip() == expected:
+            break
+        visit_.page.wait_for_timeout(MARK_POLL_MS)
+    return cell.inner_text().strip()
 
 
 def play_part(page: Any, puzzle: dict[str, Any], part: slice) -> None:
@@ -638,14 +646,14 @@ def test_index_marks_puzzles_in_progress_and_solved(pack, request, visit) -> Non
     out, puzzle = request.getfixturevalue(pack)
     index = visit(out / "index.html")
     assert index.page.inner_text("table.pack thead").split()[:3] == ["#", "Puzzle", "Progress"]
-    assert index_mark(index, out) == ""
+    assert index_mark(index, out, "") == ""
     go_to(index, player(out))
     play_part(index.page, puzzle, slice(0, 1))
-    assert index_mark(index, out) == "In progress"
+    assert index_mark(index, out, "In progress") == "In progress"
     go_to(index, player(out))  # the rest, after coming back
     play_part(index.page, puzzle, slice(1, None))
     assert index.page.get_attribute("#player", "data-solved") == "true"
-    assert index_mark(index, out) == "Solved"
+    assert index_mark(index, out, "Solved") == "Solved"
     assert index.page.get_attribute("table.pack tbody tr", "data-progress") == "solved"
 
 
@@ -653,7 +661,7 @@ def test_index_on_a_phone_shows_the_progress_column_without_sideways_scrolling(c
     out, puzzle = crossword_pack
     index = visit(player(out), NARROW_PHONE)
     type_light(index.page, 0, puzzle["entries"][0]["answer"])
-    assert index_mark(index, out) == "In progress"
+    assert index_mark(index, out, "In progress") == "In progress"
     assert index.page.evaluate("document.documentElement.scrollWidth") <= NARROW_PHONE["width"]
     box = index.page.locator("td.progress").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW_PHONE["width"]
@@ -674,7 +682,7 @@ def test_a_revealed_puzzle_is_not_solved(pack, request, visit) -> None:
         page.wait_for_selector(f'#player[data-moves="{puzzle["length"]}"]', timeout=SOLUTION_TIMEOUT_MS)
     assert page.get_attribute("#player", "data-solved") == "false"
     assert "Solved" not in page.inner_text(".status")
-    assert index_mark(index, out) == "Revealed"
+    assert index_mark(index, out, "Revealed") == "Revealed"
 
 @pytest.mark.parametrize("pack", ["crossword_pack", "slider_pack"])
 def test_index_lists_the_puzzles_and_links_to_their_pages(pack, request, visit) -> None:
