@@ -270,6 +270,15 @@ def _note_lines(sheet: Sheet, puzzle: Puzzle) -> tuple[list[str], float]:
 ClueCache = dict[ClueStyle, tuple[list[Block], float]]  # a puzzle's clues and their height, per setting
 
 
+def _clue_floor(puzzle: Puzzle, style: ClueStyle) -> float:
+    """A height the clue columns cannot be under: every clue takes a line at least, and the columns
+    share the total at best."""
+    directions = {e["direction"] for e in puzzle["entries"]}
+    total = (len(puzzle["entries"]) * style.leading * (1 + CLUE_GAP)
+             + len(directions) * HEADING_PT * HEADING_SPACE)
+    return total / style.columns
+
+
 def crossword_layout(sheet: Sheet, puzzle: Puzzle, height: float = CONTENT_H, *, min_cell: float = 0.0,
                      clues: ClueCache | None = None) -> CrosswordLayout | None:
     """The largest grid and clue type with which the puzzle fits `height` (a page, or half of one) with
@@ -285,6 +294,8 @@ def crossword_layout(sheet: Sheet, puzzle: Puzzle, height: float = CONTENT_H, *,
         room = available - grid.height * scale - GAP - note_h
         for setting in CLUE_SETTINGS:
             style = ClueStyle(*setting)
+            if _clue_floor(puzzle, style) > room:
+                continue  # cannot fit, whatever the wrapping: spares measuring every clue
             if style not in clues:
                 blocks = clue_blocks(sheet, puzzle, style)
                 clues[style] = blocks, balanced_height(blocks, style.columns)
