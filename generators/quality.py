@@ -54,8 +54,10 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def summary_line(quality: Mapping[str, Any]) -> str:
+    """The line `pack` prints; a pack with no light across a seam (a plane pack) is not told of seams."""
     lowest = quality.get("lowest") or {"answer": "-", "score": 0}
+    seams = f"seam lights >= {quality['seam_lights_min']} per puzzle, " if quality["seam_lights_mean"] else ""
     return (f"quality: {quality['puzzles']} puzzles, {quality['entries']} entries "
             f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, mean score "
             f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "
-            f"seam lights >= {quality['seam_lights_min']} per puzzle, lowest {lowest['answer']} ({lowest['score']})")
+            f"{seams}lowest {lowest['answer']} ({lowest['score']})")

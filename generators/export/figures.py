@@ -12,7 +12,8 @@ circles, text) in points with y growing downwards, and the figures of
   note below (the SVG picture); without, the bare grid that a PDF page
   places and captions itself;
 - the print-and-glue strip (`template_figure`) for surfaces glued left to
-  right only (Möbius strip, cylinder), with a glue tab and instructions;
+  right only (Möbius strip, cylinder), with a glue tab and instructions
+  and, with `caption`, a title (a booklet page titles it itself);
 - a slider board (`slider_figure`), start and goal side by side, tiles
   numbered and the blank left empty.
 
@@ -258,7 +259,7 @@ def _draw_seam_labels(fig: Figure, at: Placer, puzzle: Puzzle, size: float) -> N
 
 # --- print-and-glue template -------------------------------------------------------------
 
-def template_figure(puzzle: Puzzle) -> Figure:
+def template_figure(puzzle: Puzzle, *, caption: bool = True) -> Figure:
     """A strip to cut out and glue into the puzzle's surface.
 
     Made for the Möbius strip (glued left to right with a flip: half twist);
@@ -272,10 +273,12 @@ def template_figure(puzzle: Puzzle) -> Figure:
     flip = bool(puzzle["glue"].get("right_flip"))
     right = max(width + TAB_DEPTH + PLAIN_MARGIN, MIN_WIDTH - SIDE_MARGIN)
     notes = wrap(_template_instructions(flip), right + SIDE_MARGIN)
-    box = GridBox(SIDE_MARGIN, right - width, TITLE_SPACE, PLAIN_MARGIN + LINE_SPACE * (len(notes) + 1))
+    box = GridBox(SIDE_MARGIN, right - width, TITLE_SPACE if caption else PLAIN_MARGIN,
+                  PLAIN_MARGIN + LINE_SPACE * (len(notes) + 1))
     fig, at = _grid_canvas(width, height, box)
-    fig.add(Text(*at(width / 2, -TITLE_SPACE + 0.15 + TITLE_PT / CELL), f"{title(puzzle)} — cut out and glue",
-                 TITLE_PT, anchor="middle", bold=True))
+    if caption:
+        fig.add(Text(*at(width / 2, -TITLE_SPACE + 0.15 + TITLE_PT / CELL), f"{title(puzzle)} — cut out and glue",
+                     TITLE_PT, anchor="middle", bold=True))
     _draw_grid(fig, at, puzzle, solution=False)
     _draw_glue_marks(fig, at, width, height, flip)
     for i, line in enumerate(notes):

@@ -11,7 +11,9 @@ Covers:
   own.
 - `pack_index(manifest, puzzles)`: the pack's `index.html`, a table of the
   puzzles (size, surface or board, difficulty) linking to each player page,
-  and a link to the printable booklet.
+  with a column that a script fills from local storage (solved, revealed,
+  in progress: what each player saved under its puzzle's key), and a link
+  to the printable booklet.
 - `player_file(index)`: the file name of puzzle `index`'s page in the pack's
   puzzle directory, which the index links to.
 
@@ -37,7 +39,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from generators.export import Puzzle, author, credit_line, glued_edges, require_kind, surface_name, title
+from generators.export import Puzzle, author, credit_line, glued_edges, is_band, require_kind, surface_name, title
 from generators.puzzles import encode
 
 PLAYER_DIR = Path(__file__).with_name("player")
@@ -51,6 +53,7 @@ INDEX_FROM_PLAYER = "../index.html"  # a player page in the puzzle directory lin
 STYLES = {"crossword": ("player.css", "crossword.css"), "slider": ("player.css", "slider.css"),
           "index": ("player.css",)}
 SCRIPTS = {"crossword": ("common.js", "strip.js", "crossword.js"), "slider": ("common.js", "slider.js")}
+INDEX_SCRIPTS = ("common.js", "index.js")
 
 # Characters that must not appear literally inside a <script> element: `</script>` would end it, and `<!--`
 # changes how the parser reads it. JSON allows the same characters as \u escapes inside strings.
@@ -87,9 +90,15 @@ def pack_index(manifest: Mapping[str, Any], puzzles: Sequence[Puzzle]) -> str:
     body = (f'<header class="page-head">\n<h1>{escape(heading)}</h1>\n{_credits(credit_line(manifest))}'
             f"<p>{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''}. Open one to play it here, with no "
             "network needed; your progress is kept in this browser. To play on paper, print "
-            f'<a href="{BOOKLET_HREF}">the booklet</a> (every puzzle, then every solution).</p>\n</header>\n'
+            f'<a href="{BOOKLET_HREF}">the booklet</a> ({_booklet_contents(puzzles)}).</p>\n</header>\n'
             f"<main>\n{_puzzle_table(puzzles)}\n{_pack_details(manifest)}\n</main>\n")
-    return _document(heading, body, STYLES["index"], (), author(manifest))
+    return _document(heading, body, STYLES["index"], INDEX_SCRIPTS, author(manifest))
+
+
+def _booklet_contents(puzzles: Sequence[Puzzle]) -> str:
+    """What the booklet holds, in order (`pdf.pack_pdf`): strips to cut out only for a Möbius strip or cylinder."""
+    strips = any(p.get("kind") == "crossword" and is_band(p) for p in puzzles)
+    return f"every puzzle, {'the strips to cut out and glue, ' if strips else ''}then every solution"
 
 
 def player_file(index: int) -> str:
@@ -178,18 +187,20 @@ def _definitions(pairs: Sequence[tuple[str, str]]) -> str:
 
 
 def _puzzle_table(puzzles: Sequence[Puzzle]) -> str:
+    """The puzzles, each row linking to its page; the progress column, filled by the index script from local
+    storage, comes right after the title, where a phone shows it without scrolling the table."""
     if not puzzles:
         return "<p>This pack holds no puzzles.</p>"
-    labels = [label for label, _ in _facts(puzzles[0])]
+    labels = ["#", "Puzzle", "Progress", *(label for label, _ in _facts(puzzles[0]))]
     head = "".join(f'<th scope="col">{escape(label)}</th>' for label in labels)
     rows = []
     for index, puzzle in enumerate(puzzles):
         href = f"{PUZZLES_HREF}/{player_file(index)}"
-        cells = "".join(f"<td>{escape(value)}</td>" for _, value in _facts(puzzle))
+        facts = "".join(f"<td>{escape(value)}</td>" for _, value in _facts(puzzle))
         rows.append(f'<tr><td>{index + 1}</td><th scope="row"><a href="{escape(href)}">{escape(title(puzzle))}</a>'
-                    f"</th>{cells}</tr>")
-    return (f'<table class="pack">\n<thead><tr><th scope="col">#</th><th scope="col">Puzzle</th>{head}</tr></thead>\n'
-            "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>")
+                    f'</th><td class="progress" data-storage-key="{_storage_key(puzzle)}"></td>{facts}</tr>')
+    return (f'<div class="table-wrap"><table class="pack">\n<thead><tr>{head}</tr></thead>\n'
+            "<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table></div>")
 
 
 def _pack_details(manifest: Mapping[str, Any]) -> str:

@@ -6,7 +6,9 @@ words of a clue — the enumeration and the word before it — kept together; a
 word wider than the line broken, so nothing is ever cut off), `Block` (a
 heading or a clue: its lines and height), `fill_columns` (blocks into N
 columns of a given height, in reading order, a heading never left alone at
-the foot of a column; what does not fit is returned for the next page) and
+the foot of a column, and a column or page that starts inside a list
+headed by its heading marked `continued`; what does not fit is returned
+for the next page) and
 `balanced_height` (the least column height that holds every block, so the
 columns end level).
 
@@ -16,7 +18,7 @@ Leaves out: fonts, drawing and the page itself (`pdf.py`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 Measure = Callable[[str], float]  # the printed width of a string
 HEIGHT_PRECISION = 0.5  # points: balanced columns are searched to this
@@ -30,6 +32,7 @@ class Block:
     height: float
     keep_with_next: bool = False  # a heading stays in the column of the clue that follows it
     indent: float = 0.0  # where the lines start, right of the number
+    continued: bool = False  # a heading repeated at the top of a column its list goes on in
 
 
 def wrap_words(words: Sequence[str], width: float, measure: Measure, *, keep_last: int = 1) -> list[str]:
@@ -91,21 +94,33 @@ def fill_columns(blocks: Sequence[Block], columns: int, height: float) -> tuple[
     """Blocks into at most `columns` columns of `height`, in order: (the columns, the blocks left over).
 
     A unit taller than a whole column still goes into an empty column, so
-    filling always makes progress."""
+    filling always makes progress. A column that starts with a clue carries
+    the heading of its list again, marked `continued`; so do the blocks left
+    over, which start the next page's first column."""
     filled: list[list[Block]] = [[] for _ in range(columns)]
     used = [0.0] * columns
     units = _units(blocks)
+    heading: Block | None = None  # the heading of the list being filled
     column = 0
     while units and column < columns:
-        unit = units[0]
+        unit = _headed(units[0], heading) if not filled[column] else units[0]
         unit_height = sum(b.height for b in unit)
         if used[column] + unit_height <= height or not filled[column]:
             filled[column].extend(unit)
             used[column] += unit_height
             units.pop(0)
+            heading = next((b for b in reversed(unit) if b.kind == "heading"), heading)
         else:
             column += 1
-    return [c for c in filled if c], [b for unit in units for b in unit]
+    rest = [b for unit in units for b in unit]
+    return [c for c in filled if c], _headed(rest, heading) if rest else rest
+
+
+def _headed(blocks: list[Block], heading: Block | None) -> list[Block]:
+    """Blocks that open a column: the list's heading goes first, marked continued, unless one is there."""
+    if heading is None or blocks[0].kind == "heading":
+        return blocks
+    return [replace(heading, continued=True), *blocks]
 
 
 def balanced_height(blocks: Sequence[Block], columns: int) -> float:

@@ -3,23 +3,31 @@ solution pages, and the booklet of a whole pack.
 
 Covers:
 - `crossword_pdf(puzzle)`: the puzzle page — title, the grid with its seam
-  labels, the one-line note on how to read the surface's seams, and the
-  numbered Across and Down clues with their enumerations (the enumeration
-  alone where a puzzle has no clue) flowing in balanced columns — then the
+  labels, the note on how to read the surface's seams, and the numbered
+  Across and Down clues with their enumerations (the enumeration alone
+  where a puzzle has no clue) flowing in balanced columns, a light that
+  crosses the seam marked SEAM_MARK (which the note explains) — then, on a
+  Möbius strip or cylinder, the strip to cut out and glue, then the
   solution page with the filled grid.
-- `pack_pdf(puzzles, heading)`: every puzzle's pages in pack order and, at
-  the back, every solution page, numbered; crosswords and sliders (a slider
-  page shows the start and goal boards, its solution page the tiles to slide
-  in order).
+- `pack_pdf(puzzles, heading)`: every puzzle in pack order, then the
+  cut-and-glue strips of those that have one, then every solution,
+  numbered; crosswords and sliders (a slider page shows the start and goal
+  boards, its solution page the tiles to slide in order).
 
-Layout: A4, one puzzle a page. The grid is as large as MAX_CELL allows
-within its share of the page; the clues take the first of a few
-(columns, size) settings that fits what is left, shrinking the grid before
-going below the smallest type; a clue list that does not fit even then (a
-25×25 grid with a long list) carries on over further pages rather than
-being cut. Text is measured in its font and a word longer than its column
-is broken, so nothing is clipped. The same puzzle gives the same bytes
-(reportlab's invariant mode: no dates, no random ids).
+Layout: A4. In the booklet a puzzle, strip or solution that fits half a
+page with cells of at least MIN_SHARED_CELL (MIN_SHARED_SOLUTION_CELL for
+a solution; a slider board at MIN_SHARED_SLIDER_SCALE) shares its page
+with the next one that does, so a small grid does not leave most of a page
+blank; anything larger has pages of its own.
+The grid is as large as MAX_CELL allows within its share of the space; the
+clues take the first of a few (columns, size) settings that fits what is
+left, shrinking the grid before going below the smallest type; a clue list
+that does not fit a page even then (a 25×25 grid with a long list) carries
+on over further pages rather than being cut. A column that carries a list
+on from the one before repeats its heading, "(continued)". Text is measured
+in its font and a word longer than its column is broken, so nothing is
+clipped. The same puzzle gives the same bytes (reportlab's invariant mode:
+no dates, no random ids).
 
 Leaves out: fonts and drawing primitives (`pdfdraw.py`), text flow
 (`layout.py`), the shapes of the pictures (`figures.py`) and writing files.
@@ -42,12 +50,13 @@ from generators.export import (
     credit_line,
     enumeration_digits,
     glued_edges,
+    is_band,
     reading_note,
     require_kind,
     surface_name,
     title,
 )
-from generators.export.figures import CELL, Figure, crossword_figure, slider_figure
+from generators.export.figures import CELL, Figure, crossword_figure, slider_figure, template_figure
 from generators.export.layout import Block, balanced_height, fill_columns, wrap_words
 from generators.export.pdfdraw import Sheet, fonts_for
 
@@ -64,7 +73,7 @@ CLUE_GAP = 0.2  # extra space after each clue, in lines of clue type
 HEADING_SPACE = 1.9  # a clue heading's height, in lines of its type: the space above it included
 NUMBER_GAP = 0.4  # between a clue number and its text, in ems
 MAX_CELL = 28.0  # points per grid cell (about 10 mm): a letter written by hand fits
-GRID_SHARES = (0.5, 0.34)  # of the page height the grid may take on a puzzle page: first choice, then less
+GRID_SHARES = (0.5, 0.42, 0.34)  # of the height the grid may take on a puzzle page: first choice, then less
 OVERFLOW_SHARE = 0.62  # the grid's share when the clues go on over further pages anyway
 SOLUTION_SHARE = 0.75
 MIN_LABEL_SCALE = 0.75  # seam labels print at no less than this share of their size (7 pt): about 5 pt
@@ -73,17 +82,40 @@ MAX_LABEL_SCALE = 2.5
 CLUE_SETTINGS = ((2, 10.0), (2, 9.5), (3, 9.5), (2, 9.0), (3, 9.0), (3, 8.5), (3, 8.0), (3, 7.5))
 OVERFLOW_SETTING = (3, 9.0)  # a list too long for one page: dense, yet the size of a newspaper's clues
 SLIDER_MAX_SCALE = 1.4  # a slider board prints at up to 1.4 times its picture's size: tiles of about 2 cm
+PAGE_TOP = PAGE_H - MARGIN_TOP
+HALF_GAP = 2 * GAP  # between the two halves of a shared page
+HALF_H = (CONTENT_H - HALF_GAP) / 2
+LOWER_TOP = PAGE_TOP - HALF_H - HALF_GAP  # where the lower half of a shared page starts
+# A puzzle (or its strip) shares a page only with cells of 20 pt (7 mm) or more, room for a written
+# letter; a solution, which is read and not written in, with 14 pt (5 mm).
+MIN_SHARED_CELL, MIN_SHARED_SOLUTION_CELL = 20.0, 14.0
+MIN_SHARED_SLIDER_SCALE = 1.0  # a board shares a page at no less than its picture's size: tiles of 1 cm
+TEMPLATE_SHARE = 0.75  # of the page height a strip alone on its page may take
+SEAM_MARK = "↔"  # after the enumeration of a clue whose light crosses the seam
 GREY = "#4d4d4d"
 RULE_LW = 0.5
 
-Draw = Callable[[Sheet, Puzzle], None]
+DrawHalf = Callable[[Sheet, float], None]  # draws a part under the given y, within HALF_H
+
+
+@dataclass(frozen=True)
+class Part:
+    """One puzzle's puzzle, strip or solution in the booklet: half a page
+    (`half`, drawn under a given top) or pages of its own (`pages`, each
+    ended with its footer)."""
+
+    half: DrawHalf | None = None
+    pages: Callable[[Sheet], None] | None = None
+
+
+MakePart = Callable[[Sheet, Puzzle], Part]
 
 
 # --- the parts of a page --------------------------------------------------------------------
 
-def _header(sheet: Sheet, heading: str, subtitle: str) -> float:
-    """Title, subtitle and a rule at the top of the page; returns the y below them."""
-    y = PAGE_H - MARGIN_TOP - TITLE_PT
+def _header(sheet: Sheet, heading: str, subtitle: str, top: float = PAGE_TOP) -> float:
+    """Title, subtitle and a rule under `top` (the top of the page or of its lower half); returns the y below."""
+    y = top - TITLE_PT
     sheet.text(MARGIN_X, y, heading, "bold", TITLE_PT)
     y -= SUBTITLE_PT * LEADING + 2
     sheet.text(MARGIN_X, y, subtitle, "sans", SUBTITLE_PT, colour=GREY)
@@ -95,10 +127,10 @@ def _header(sheet: Sheet, heading: str, subtitle: str) -> float:
 HEADER_H = TITLE_PT + SUBTITLE_PT * LEADING + 2 + RULE_GAP + GAP
 
 
-def _footer(sheet: Sheet, puzzle: Puzzle) -> None:
-    """The puzzle's author and copyright notice (when given), the page number (if the document
+def _footer(sheet: Sheet) -> None:
+    """The document's author and copyright notice (when given), the page number (if the document
     numbers its pages), and the end of the page."""
-    credits = credit_line(puzzle)
+    credits = sheet.credits
     if credits:  # in the bottom margin, above the page number: the page's content keeps all its room
         sheet.text(PAGE_W / 2, MARGIN_BOTTOM / 2 + FOOTER_PT * LEADING, credits, "sans", FOOTER_PT, anchor="middle",
                    colour=GREY)
@@ -162,10 +194,20 @@ class ClueStyle:
 
 
 def clue_text(entry: Mapping[str, Any]) -> str:
-    """The clue and its enumeration; the enumeration alone when the puzzle has no clue for the entry."""
+    """The clue and its enumeration (the enumeration alone when the puzzle has no clue for the entry),
+    then SEAM_MARK if the light crosses the seam."""
     enumeration = f"({enumeration_digits(entry)})"
+    if entry.get("seam_crossings"):
+        enumeration = f"{enumeration} {SEAM_MARK}"
     clue = " ".join(str(entry.get("clue") or "").split())
     return f"{clue} {enumeration}" if clue else enumeration
+
+
+def page_note(puzzle: Puzzle) -> str:
+    """The surface's reading note, and what SEAM_MARK means when a clue carries it."""
+    if not any(e.get("seam_crossings") for e in puzzle["entries"]):
+        return reading_note(puzzle)
+    return f"{reading_note(puzzle)} {SEAM_MARK} marks a clue whose light crosses the seam."
 
 
 def clue_blocks(sheet: Sheet, puzzle: Puzzle, style: ClueStyle) -> list[Block]:
@@ -179,7 +221,9 @@ def clue_blocks(sheet: Sheet, puzzle: Puzzle, style: ClueStyle) -> list[Block]:
         if entries:
             blocks.append(Block("heading", heading, (), HEADING_PT * HEADING_SPACE, keep_with_next=True))
         for entry in entries:
-            lines = wrap_words(clue_text(entry).split(), style.width - indent, measure, keep_last=2)
+            # The clue's last word stays with its enumeration (and the seam mark after it).
+            keep = 3 if entry.get("seam_crossings") else 2
+            lines = wrap_words(clue_text(entry).split(), style.width - indent, measure, keep_last=keep)
             blocks.append(Block("clue", str(entry["number"]), tuple(lines),
                                 style.leading * (len(lines) + CLUE_GAP), indent=indent))
     return blocks
@@ -194,8 +238,8 @@ def _draw_clue_columns(sheet: Sheet, columns: Sequence[Sequence[Block]], top: fl
                 # The space a heading carries above it is not wanted at the top of a column.
                 if j == 0:
                     y += HEADING_PT * (HEADING_SPACE - LEADING)
-                sheet.text(x, y - block.height + HEADING_PT * (LEADING - 1) + 2, block.label.upper(), "bold",
-                           HEADING_PT)
+                label = f"{block.label.upper()} (continued)" if block.continued else block.label.upper()
+                sheet.text(x, y - block.height + HEADING_PT * (LEADING - 1) + 2, label, "bold", HEADING_PT)
             else:
                 sheet.text(x + block.indent - NUMBER_GAP * style.size, y - style.size, block.label, "serif-bold",
                            style.size, anchor="end")
@@ -224,47 +268,137 @@ def _subtitle(puzzle: Puzzle) -> str:
     return " · ".join(parts)
 
 
-def crossword_layout(sheet: Sheet, puzzle: Puzzle) -> CrosswordLayout:
-    """The largest grid and clue type with which the puzzle fits one page; else OVERFLOW_SETTING, over pages."""
-    note = _paragraph(sheet, reading_note(puzzle), NOTE_PT)
-    note_h = NOTE_PT * LEADING * len(note) + (GAP if note else 0)
-    available = CONTENT_H - HEADER_H
+def _note_lines(sheet: Sheet, puzzle: Puzzle) -> tuple[list[str], float]:
+    """The page note wrapped, and the height it takes with its gap."""
+    note = _paragraph(sheet, page_note(puzzle), NOTE_PT)
+    return note, NOTE_PT * LEADING * len(note) + (GAP if note else 0)
+
+
+ClueCache = dict[ClueStyle, tuple[list[Block], float]]  # a puzzle's clues and their height, per setting
+
+
+def _clue_floor(puzzle: Puzzle, style: ClueStyle) -> float:
+    """A height the clue columns cannot be under: every clue takes a line at least, and the columns
+    share the total at best."""
+    directions = {e["direction"] for e in puzzle["entries"]}
+    total = (len(puzzle["entries"]) * style.leading * (1 + CLUE_GAP)
+             + len(directions) * HEADING_PT * HEADING_SPACE)
+    return total / style.columns
+
+
+def crossword_layout(sheet: Sheet, puzzle: Puzzle, height: float = CONTENT_H, *, min_cell: float = 0.0,
+                     clues: ClueCache | None = None) -> CrosswordLayout | None:
+    """The largest grid and clue type with which the puzzle fits `height` (a page, or half of one) with
+    cells of `min_cell` or more; None if no setting fits. `clues` keeps each setting's clues, wrapped
+    and balanced once, for another call on the same puzzle."""
+    note, note_h = _note_lines(sheet, puzzle)
+    available = height - HEADER_H
+    clues = {} if clues is None else clues
     for share in GRID_SHARES:
         grid, scale = _grid(puzzle, available * share, solution=False)
+        if scale * CELL < min_cell:
+            break  # the shares only get smaller
         room = available - grid.height * scale - GAP - note_h
-        for columns, size in CLUE_SETTINGS:
-            style = ClueStyle(columns, size)
-            blocks = clue_blocks(sheet, puzzle, style)
-            if balanced_height(blocks, columns) <= room:
+        for setting in CLUE_SETTINGS:
+            style = ClueStyle(*setting)
+            if _clue_floor(puzzle, style) > room:
+                continue  # cannot fit, whatever the wrapping: spares measuring every clue
+            if style not in clues:
+                blocks = clue_blocks(sheet, puzzle, style)
+                clues[style] = blocks, balanced_height(blocks, style.columns)
+            blocks, clues_height = clues[style]
+            if clues_height <= room:
                 return CrosswordLayout(grid, scale, note, style, blocks)
+    return None
+
+
+def _overflow_layout(sheet: Sheet, puzzle: Puzzle) -> CrosswordLayout:
+    """OVERFLOW_SETTING, for a clue list that goes on over further pages."""
     style = ClueStyle(*OVERFLOW_SETTING)
-    grid, scale = _grid(puzzle, available * OVERFLOW_SHARE, solution=False)
-    return CrosswordLayout(grid, scale, note, style, clue_blocks(sheet, puzzle, style))
+    grid, scale = _grid(puzzle, (CONTENT_H - HEADER_H) * OVERFLOW_SHARE, solution=False)
+    return CrosswordLayout(grid, scale, _note_lines(sheet, puzzle)[0], style, clue_blocks(sheet, puzzle, style))
 
 
-def _crossword_pages(sheet: Sheet, puzzle: Puzzle) -> None:
-    """The puzzle page (and, for a clue list too long for it, its continuation pages)."""
-    layout = crossword_layout(sheet, puzzle)
-    y = _header(sheet, title(puzzle), _subtitle(puzzle))
+def _crossword_head(sheet: Sheet, puzzle: Puzzle, layout: CrosswordLayout, top: float) -> float:
+    """Header, grid and note under `top`; returns the y where the clues start."""
+    y = _header(sheet, title(puzzle), _subtitle(puzzle), top)
     y = _place_figure(sheet, layout.grid, y, layout.scale)
-    y = _draw_lines(sheet, layout.note, y, NOTE_PT, centred=True) if layout.note else y
+    return _draw_lines(sheet, layout.note, y, NOTE_PT, centred=True) if layout.note else y
+
+
+def _crossword_half(sheet: Sheet, puzzle: Puzzle, layout: CrosswordLayout, top: float) -> None:
+    y = _crossword_head(sheet, puzzle, layout, top)
+    columns, _ = fill_columns(layout.blocks, layout.style.columns, balanced_height(layout.blocks, layout.style.columns))
+    _draw_clue_columns(sheet, columns, y, layout.style)
+
+
+def _crossword_pages(sheet: Sheet, puzzle: Puzzle, clues: ClueCache | None = None) -> None:
+    """The puzzle page (and, for a clue list too long for it, its continuation pages)."""
+    layout = crossword_layout(sheet, puzzle, clues=clues) or _overflow_layout(sheet, puzzle)
+    y = _crossword_head(sheet, puzzle, layout, PAGE_TOP)
     blocks = layout.blocks
     while True:
         # Level columns when the rest fits on this page; full ones when it goes on over the next.
         height = min(balanced_height(blocks, layout.style.columns), y - MARGIN_BOTTOM)
         columns, blocks = fill_columns(blocks, layout.style.columns, height)
         _draw_clue_columns(sheet, columns, y, layout.style)
-        _footer(sheet, puzzle)
+        _footer(sheet)
         if not blocks:
             return
         y = _header(sheet, f"{title(puzzle)} (continued)", _subtitle(puzzle))
 
 
-def _crossword_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
-    y = _header(sheet, f"Solution: {title(puzzle)}", _subtitle(puzzle))
-    grid, scale = _grid(puzzle, CONTENT_H * SOLUTION_SHARE, solution=True)
+def _crossword_part(sheet: Sheet, puzzle: Puzzle) -> Part:
+    """Half a page when the whole puzzle fits one with cells of MIN_SHARED_CELL or more."""
+    clues: ClueCache = {}
+    layout = crossword_layout(sheet, puzzle, HALF_H, min_cell=MIN_SHARED_CELL, clues=clues)
+    if layout is not None:
+        return Part(half=lambda s, top: _crossword_half(s, puzzle, layout, top))
+    return Part(pages=lambda s: _crossword_pages(s, puzzle, clues))
+
+
+def _solution(sheet: Sheet, puzzle: Puzzle, grid: Figure, scale: float, top: float) -> None:
+    y = _header(sheet, f"Solution: {title(puzzle)}", _subtitle(puzzle), top)
     _place_figure(sheet, grid, y, scale)
-    _footer(sheet, puzzle)
+
+
+def _crossword_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
+    grid, scale = _grid(puzzle, CONTENT_H * SOLUTION_SHARE, solution=True)
+    _solution(sheet, puzzle, grid, scale, PAGE_TOP)
+    _footer(sheet)
+
+
+def _crossword_solution_part(sheet: Sheet, puzzle: Puzzle) -> Part:
+    grid, scale = _grid(puzzle, HALF_H - HEADER_H, solution=True)
+    if scale * CELL >= MIN_SHARED_SOLUTION_CELL:
+        return Part(half=lambda s, top: _solution(s, puzzle, grid, scale, top))
+    return Part(pages=lambda s: _crossword_solution_page(s, puzzle))
+
+
+# --- the strip to cut out and glue ------------------------------------------------------------
+
+def has_template(puzzle: Puzzle) -> bool:
+    """A band of paper (Möbius strip, cylinder) can be made: its puzzle gets a cut-and-glue page."""
+    return puzzle.get("kind") == "crossword" and is_band(puzzle)
+
+
+def _template(sheet: Sheet, puzzle: Puzzle, figure: Figure, scale: float, top: float) -> None:
+    y = _header(sheet, f"Cut out and glue: {title(puzzle)}", _subtitle(puzzle), top)
+    _place_figure(sheet, figure, y, scale)
+
+
+def _template_page(sheet: Sheet, puzzle: Puzzle) -> None:
+    figure = template_figure(puzzle, caption=False)
+    _template(sheet, puzzle, figure, _figure_scale(figure, CONTENT_H * TEMPLATE_SHARE), PAGE_TOP)
+    _footer(sheet)
+
+
+def _template_part(sheet: Sheet, puzzle: Puzzle) -> Part:
+    figure = template_figure(puzzle, caption=False)
+    scale = _figure_scale(figure, HALF_H - HEADER_H)
+    if scale * CELL >= MIN_SHARED_CELL:
+        return Part(half=lambda s, top: _template(s, puzzle, figure, scale, top))
+    return Part(pages=lambda s: _template_page(s, puzzle))
 
 
 # --- slider pages ---------------------------------------------------------------------------
@@ -290,32 +424,79 @@ def _slider_subtitle(puzzle: Puzzle) -> str:
             f"{puzzle['length']} moves at best")
 
 
-def _slider_figure(sheet: Sheet, puzzle: Puzzle, top: float, panels: Sequence[str]) -> float:
-    board = slider_figure(puzzle, panels=panels)
-    scale = min(SLIDER_MAX_SCALE, CONTENT_W / board.width, CONTENT_H * 0.5 / board.height)
-    return _place_figure(sheet, board, top, scale)
-
-
-def _slider_page(sheet: Sheet, puzzle: Puzzle) -> None:
-    y = _header(sheet, title(puzzle), _slider_subtitle(puzzle))
-    y = _slider_figure(sheet, puzzle, y, ("start", "goal"))
+def _slider_text(puzzle: Puzzle, *, solution: bool) -> str:
+    if solution:
+        return f"Slide the tiles in this order ({puzzle['length']} moves): {', '.join(map(str, tiles_moved(puzzle)))}."
     blanks = "the empty spot" if puzzle.get("blanks", 1) == 1 else "an empty spot"
-    text = (f"Slide a tile along a line into {blanks}, one move at a time, until every tile stands where the goal "
+    return (f"Slide a tile along a line into {blanks}, one move at a time, until every tile stands where the goal "
             f"shows it. It can be done in {puzzle['length']} moves, and no fewer.")
-    _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
-    _footer(sheet, puzzle)
 
 
-def _slider_solution_page(sheet: Sheet, puzzle: Puzzle) -> None:
-    y = _header(sheet, f"Solution: {title(puzzle)}", _slider_subtitle(puzzle))
-    y = _slider_figure(sheet, puzzle, y, ("start",))
-    text = f"Slide the tiles in this order ({puzzle['length']} moves): {', '.join(map(str, tiles_moved(puzzle)))}."
-    _draw_lines(sheet, _paragraph(sheet, text, TEXT_PT), y, TEXT_PT, centred=False)
-    _footer(sheet, puzzle)
+@dataclass(frozen=True)
+class SliderLayout:
+    board: Figure
+    scale: float
+    text: list[str]
 
 
-PAGES: dict[str, tuple[Draw, Draw]] = {"crossword": (_crossword_pages, _crossword_solution_page),
-                                       "slider": (_slider_page, _slider_solution_page)}
+def _slider_layout(sheet: Sheet, puzzle: Puzzle, *, solution: bool, height: float) -> SliderLayout:
+    """The board (start and goal; the start alone for the solution) as large as SLIDER_MAX_SCALE allows
+    in `height` (half of it on a page of its own) with the header and the text under it."""
+    board = slider_figure(puzzle, panels=("start",) if solution else ("start", "goal"))
+    text = _paragraph(sheet, _slider_text(puzzle, solution=solution), TEXT_PT)
+    room = min(height - HEADER_H - len(text) * TEXT_PT * LEADING - GAP, CONTENT_H * 0.5)
+    return SliderLayout(board, min(SLIDER_MAX_SCALE, CONTENT_W / board.width, room / board.height), text)
+
+
+def _slider(sheet: Sheet, puzzle: Puzzle, layout: SliderLayout, top: float, *, solution: bool) -> None:
+    heading = f"Solution: {title(puzzle)}" if solution else title(puzzle)
+    y = _header(sheet, heading, _slider_subtitle(puzzle), top)
+    y = _place_figure(sheet, layout.board, y, layout.scale)
+    _draw_lines(sheet, layout.text, y, TEXT_PT, centred=False)
+
+
+def _slider_part(*, solution: bool) -> MakePart:
+    """A slider puzzle (or its solution) shares a page when its board keeps at least its picture's size."""
+
+    def make(sheet: Sheet, puzzle: Puzzle) -> Part:
+        half = _slider_layout(sheet, puzzle, solution=solution, height=HALF_H)
+        if half.scale >= MIN_SHARED_SLIDER_SCALE:
+            return Part(half=lambda s, top: _slider(s, puzzle, half, top, solution=solution))
+        whole = _slider_layout(sheet, puzzle, solution=solution, height=CONTENT_H)
+
+        def page(s: Sheet) -> None:
+            _slider(s, puzzle, whole, PAGE_TOP, solution=solution)
+            _footer(s)
+
+        return Part(pages=page)
+
+    return make
+
+
+# Per kind: the puzzle's part of the booklet, and its solution's.
+PARTS: dict[str, tuple[MakePart, MakePart]] = {
+    "crossword": (_crossword_part, _crossword_solution_part),
+    "slider": (_slider_part(solution=False), _slider_part(solution=True)),
+}
+
+
+def _draw_parts(sheet: Sheet, parts: Sequence[Part]) -> None:
+    """Parts in order from a new page: two halves share a page, a part with pages of its own ends a
+    half-filled page first."""
+    half_open = False
+    for part in parts:
+        if part.half is None:
+            if half_open:
+                _footer(sheet)
+                half_open = False
+            part.pages(sheet)
+        else:
+            part.half(sheet, LOWER_TOP if half_open else PAGE_TOP)
+            if half_open:
+                _footer(sheet)
+            half_open = not half_open
+    if half_open:
+        _footer(sheet)
 
 
 # --- documents ------------------------------------------------------------------------------
@@ -335,33 +516,36 @@ def _document(heading: str, puzzles: Sequence[Puzzle], draw: Callable[[Sheet], N
     authors = {author(p) for p in puzzles}
     canvas.setAuthor(authors.pop() if len(authors) == 1 else "")
     canvas.setCreator("mobius-puzzles")
-    draw(Sheet(canvas, fonts_for(t for p in puzzles for t in _texts(p)), numbered))
+    # A page may hold two puzzles: its footer gives the credits the document's puzzles share (a pack's).
+    credits = {credit_line(p) for p in puzzles}
+    draw(Sheet(canvas, fonts_for(t for p in puzzles for t in _texts(p)), numbered,
+               credits=credits.pop() if len(credits) == 1 else ""))
     canvas.save()
     return buffer.getvalue()
 
 
 def crossword_pdf(puzzle: Puzzle) -> bytes:
-    """The crossword's puzzle page (or pages) and its solution page."""
+    """The crossword's puzzle page (or pages), its cut-and-glue strip if it has one, and its solution page."""
     require_kind(puzzle, "crossword")
-    puzzle_pages, solution_page = PAGES["crossword"]
 
     def draw(sheet: Sheet) -> None:
-        puzzle_pages(sheet, puzzle)
-        solution_page(sheet, puzzle)
+        _crossword_pages(sheet, puzzle)
+        if has_template(puzzle):
+            _template_page(sheet, puzzle)
+        _crossword_solution_page(sheet, puzzle)
 
     return _document(title(puzzle), [puzzle], draw, numbered=False)
 
 
 def pack_pdf(puzzles: Sequence[Puzzle], heading: str) -> bytes:
-    """The booklet: every puzzle in order, then every solution; pages numbered."""
+    """The booklet: every puzzle in order, the cut-and-glue strips, then every solution; pages numbered."""
     kinds = {str(p.get("kind")) for p in puzzles}
-    if not kinds <= set(PAGES):
+    if not kinds <= set(PARTS):
         raise ValueError(f"expected crossword or slider puzzles, got kinds {sorted(kinds)}")
 
     def draw(sheet: Sheet) -> None:
-        for puzzle in puzzles:
-            PAGES[puzzle["kind"]][0](sheet, puzzle)
-        for puzzle in puzzles:
-            PAGES[puzzle["kind"]][1](sheet, puzzle)
+        _draw_parts(sheet, [PARTS[p["kind"]][0](sheet, p) for p in puzzles])
+        _draw_parts(sheet, [_template_part(sheet, p) for p in puzzles if has_template(p)])
+        _draw_parts(sheet, [PARTS[p["kind"]][1](sheet, p) for p in puzzles])
 
     return _document(heading, puzzles, draw, numbered=True)

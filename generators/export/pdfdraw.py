@@ -1,7 +1,7 @@
 """Drawing on a reportlab page: fonts, text runs and the shapes of a figure.
 
 Covers: `Fonts` and `fonts_for(texts)` — PDF's standard fonts (Helvetica,
-Times; Symbol for the arrows of the seam labels), which need no embedding,
+Times; Symbol for the arrows of the seam labels and the seam mark), which need no embedding,
 whenever they can print every text, else embedded Unicode fonts: DejaVu
 (Debian `fonts-dejavu-core`) or, without it, reportlab's own Vera (DejaVu's
 ancestor, arrows from Symbol); `Sheet`, a canvas with its fonts and page
@@ -45,7 +45,7 @@ class Fonts:
 
     def runs(self, text: str, font: str) -> list[tuple[str, str]]:
         """The text as (font, part) runs: arrows in the arrow font, the rest in `font`."""
-        if self.arrows is None or ("→" not in text and "↓" not in text):
+        if self.arrows is None or not ARROWS.intersection(text):
             return [(font, text)]
         runs: list[tuple[str, str]] = []
         for ch in text:
@@ -57,7 +57,7 @@ class Fonts:
         return runs
 
 
-ARROWS = frozenset("→↓")  # the seam labels' arrows (Fonts.runs tests for these two)
+ARROWS = frozenset("→↓↔")  # the seam labels' arrows and the clue lists' seam mark
 # PDF's standard fonts need no embedding (each embedded font costs a document about 1.5 ms and 20 kB)
 # and cover Windows-1252: every accent, quote and dash of English clues. Symbol has the arrows.
 STANDARD = Fonts({"sans": "Helvetica", "bold": "Helvetica-Bold", "serif": "Times-Roman",
@@ -114,6 +114,7 @@ class Sheet:
     canvas: Canvas
     fonts: Fonts
     numbered: bool = False
+    credits: str = ""  # the author and copyright line of every page's footer
     page: int = 0
     _state: dict[str, object] = field(default_factory=dict)
     _text: PDFTextObject | None = None

@@ -25,6 +25,8 @@ from generators.executors import PuzzleFailed
 from generators.pack import build_pack
 from generators.pattern_check import check_pattern
 from generators.pattern_space import canonical_key
+from generators.quality import pack_quality, summary_line
+from tests.generators.test_export import MOBIUS_ROWS, PLANE_ROWS, build_crossword
 
 
 def grid_of(puzzle: dict[str, Any]):
@@ -218,3 +220,11 @@ def test_default_packs_of_seeds_zero_and_one_share_no_grid_and_no_fill(tmp_path:
     assert not {"/".join(p["rows"]) for p in zero} & {"/".join(p["rows"]) for p in one}
     assert not set().union(*map(images, zero)) & {"/".join("".join("#" if c == "#" else "." for c in r)
                                                             for r in p["rows"]) for p in one}
+
+
+def test_the_summary_speaks_of_seams_only_for_a_pack_that_has_them() -> None:
+    plane = summary_line(pack_quality([build_crossword(PLANE_ROWS)]))
+    assert "seam" not in plane and plane.startswith("quality: 1 puzzles")
+    strip = build_crossword(MOBIUS_ROWS, "mobius")
+    crossing = sum(1 for e in strip["entries"] if e["seam_crossings"])
+    assert crossing > 0 and f"seam lights >= {crossing} per puzzle" in summary_line(pack_quality([strip]))

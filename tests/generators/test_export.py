@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -34,6 +35,7 @@ from generators.export import ExportError, entry_cells, plane_reading
 from generators.export.bundle import export_all
 from generators.export.exolve import location, to_exolve
 from generators.export.ipuz import CROSSWORD_KIND, WRAPPED_KIND, to_ipuz
+from generators.export.layout import Block, fill_columns
 from generators.export.pdf import crossword_pdf, pack_pdf, tiles_moved
 from generators.export.puz import latin1_text, to_puz
 from generators.export.qxw import UNIQUE_DIRECTIVE, cell_id, parse_qxw_output, to_qxw_deck
@@ -415,7 +417,7 @@ def clue_line(entry: dict[str, Any]) -> str:
 @needs_poppler
 def test_crossword_pdf_prints_grid_clues_note_and_solution(mobius: dict[str, Any], tmp_path: Path) -> None:
     data = crossword_pdf(mobius)
-    assert pdf_pages(data, tmp_path) == 2
+    assert pdf_pages(data, tmp_path) == 3  # the puzzle, the strip to cut out and glue, the solution
     page = pdf_text(data, tmp_path, page=1)
     for heading in ("ACROSS", "DOWN"):
         assert heading in page
@@ -423,7 +425,8 @@ def test_crossword_pdf_prints_grid_clues_note_and_solution(mobius: dict[str, Any
         assert clue_line(entry) in page  # number, clue and enumeration, in order
     assert "Möbius strip: the right edge is glued to the left with a half twist" in page
     assert all(f"{r} →" in page and f"→ {5 - r}" in page for r in range(1, 5))  # the seam markers
-    solution = pdf_text(data, tmp_path, page=2)
+    assert pdf_text(data, tmp_path, page=2).startswith(f"Cut out and glue: {mobius['title']}")
+    solution = pdf_text(data, tmp_path, page=3)
     assert "Solution" in solution and all(ch in solution for row in mobius["rows"] for ch in row if ch != "#")
 
 
@@ -444,8 +447,7 @@ LONG_CLUE = ("A deliberately long clue that goes on and on, with words such as i
 @needs_poppler
 @pytest.mark.parametrize("size", [5, 15, 25])
 def test_pdf_fits_every_grid_size_and_long_clue_lists_without_clipping(size: int, tmp_path: Path) -> None:
-    rows = ["".join("#" if (x % 4 == 3 and y % 2 == 1) else "." for x in range(size)) for y in range(size)]
-    puzzle = build_crossword(rows, "mobius")
+    puzzle = build_crossword(striped_rows(size, size), "mobius")
     for i, entry in enumerate(puzzle["entries"]):
         entry["clue"] = f"{LONG_CLUE} number {i}" if i % 3 == 0 else f"Short clue {i}"
     data = crossword_pdf(puzzle)
@@ -463,17 +465,118 @@ def test_unicode_clues_get_an_embedded_font(mobius: dict[str, Any], tmp_path: Pa
     assert "Greek letter Ω" in text
 
 
+def titled(puzzle: dict[str, Any], name: str) -> dict[str, Any]:
+    return {**puzzle, "title": name}
+
+
+def striped_rows(width: int, height: int) -> list[str]:
+    """A grid with no fill needed: a block every fourth cell of every other row."""
+    return ["".join("#" if (x % 4 == 3 and y % 2 == 1) else "." for x in range(width)) for y in range(height)]
+
+
+def page_titles(data: bytes, tmp_path: Path, starts: tuple[str, ...]) -> list[list[str]]:
+    """The titles on each page: the lines that start with one of `starts`."""
+    return [[line for line in pdf_lines(data, tmp_path, page) if line.startswith(starts)
+             and not line.startswith("Cut out the strip")]
+            for page in range(1, pdf_pages(data, tmp_path) + 1)]
+
+
+def pdf_lines(data: bytes, tmp_path: Path, page: int) -> list[str]:
+    path = tmp_path / "lines.pdf"
+    path.write_bytes(data)
+    run = subprocess.run([PDFTOTEXT, "-raw", "-f", str(page), "-l", str(page), str(path), "-"],
+                         capture_output=True, text=True, check=True)
+    return run.stdout.splitlines()
+
+
 @needs_poppler
-def test_pack_booklet_holds_every_puzzle_then_every_solution(mobius: dict[str, Any], plane: dict[str, Any],
-                                                             tmp_path: Path) -> None:
-    puzzles = [mobius, plane, build_crossword(GLUED_ROWS, "torus")]
+def test_pack_booklet_holds_every_puzzle_then_the_strips_then_every_solution(mobius: dict[str, Any],
+                                                                            plane: dict[str, Any],
+                                                                            tmp_path: Path) -> None:
+    """Small grids share their pages two by two; a 15×15 puzzle, or its strip, has a page of its own (its
+    cells would be under 7 mm on half a page), but its solution shares one; each Möbius strip or cylinder
+    has its strip to cut out and glue, after the puzzles; pages are numbered."""
+    large = build_crossword(striped_rows(15, 15), "cylinder")
+    puzzles = [titled(mobius, "First"), titled(plane, "Second"), titled(large, "Large"),
+               titled(build_crossword(GLUED_ROWS, "torus"), "Fourth")]
     data = pack_pdf(puzzles, "Test pack")
-    assert pdf_pages(data, tmp_path) == 2 * len(puzzles)
-    for i, puzzle in enumerate(puzzles):
-        page = pdf_text(data, tmp_path, page=i + 1)
-        assert all(clue_line(e) in page for e in puzzle["entries"])
-        assert page.endswith(str(i + 1))  # numbered pages
-        assert "Solution" in pdf_text(data, tmp_path, page=len(puzzles) + i + 1)
+    starts = ("First", "Second", "Large", "Fourth", "Solution:", "Cut out and glue:")
+    assert page_titles(data, tmp_path, starts) == [
+        ["First", "Second"], ["Large"], ["Fourth"], ["Cut out and glue: First"], ["Cut out and glue: Large"],
+        ["Solution: First", "Solution: Second"], ["Solution: Large", "Solution: Fourth"]]
+    for number in range(1, 8):
+        assert pdf_text(data, tmp_path, page=number).endswith(f" {number}")
+    for page, puzzle in ((1, puzzles[0]), (1, puzzles[1]), (2, puzzles[2]), (3, puzzles[3])):
+        text = pdf_text(data, tmp_path, page=page)
+        assert all(clue_line(e) in text for e in puzzle["entries"])
+    assert "half twist" in pdf_text(data, tmp_path, page=4) and "without twisting" in pdf_text(data, tmp_path, page=5)
+
+
+def page_words(data: bytes, tmp_path: Path, page: int) -> list[tuple[str, float, float]]:
+    """(text, top, bottom) of every word on a page, from pdftotext -bbox (y grows downwards)."""
+    path = tmp_path / "words.pdf"
+    path.write_bytes(data)
+    run = subprocess.run([PDFTOTEXT, "-bbox", "-f", str(page), "-l", str(page), str(path), "-"],
+                         capture_output=True, text=True, check=True)
+    return [(word, float(top), float(bottom)) for top, bottom, word in
+            re.findall(r'yMin="([0-9.]+)" xMax="[0-9.]+" yMax="([0-9.]+)">([^<]*)</word>', run.stdout)]
+
+
+@needs_poppler
+def test_a_shared_page_keeps_its_two_puzzles_apart(mobius: dict[str, Any], plane: dict[str, Any],
+                                                   tmp_path: Path) -> None:
+    data = pack_pdf([titled(mobius, "Upper"), titled(plane, "Lower")], "Test pack")
+    words = page_words(data, tmp_path, 1)
+    lower = next(top for word, top, _ in words if word == "Lower")
+    upper_half = [bottom for word, top, bottom in words if top < lower]
+    assert next(top for word, top, _ in words if word == "Upper") < lower
+    assert max(upper_half) < lower - 20  # a clear gap between the upper puzzle's last clue and the lower title
+    last_upper_clue = clue_line(by_direction(mobius, "down")[-1])
+    assert last_upper_clue in pdf_text(data, tmp_path, page=1).split("Lower")[0]
+
+
+@needs_poppler
+def test_clues_across_the_seam_carry_the_mark_the_note_explains(mobius: dict[str, Any], plane: dict[str, Any],
+                                                                tmp_path: Path) -> None:
+    crossing = [e for e in mobius["entries"] if e["seam_crossings"]]
+    assert crossing and len(crossing) < len(mobius["entries"])
+    text = pdf_text(pack_pdf([mobius], "Test pack"), tmp_path, page=1)
+    assert "↔ marks a clue whose light crosses the seam." in text
+    for entry in mobius["entries"]:
+        marked = f"{clue_line(entry)} ↔" in text
+        assert marked == bool(entry["seam_crossings"]), entry["number"]
+    assert "↔" not in pdf_text(pack_pdf([plane], "Test pack"), tmp_path, page=1)
+
+
+def test_every_column_that_starts_inside_a_list_repeats_its_heading() -> None:
+    across = [Block("heading", "Across", (), 20.0, keep_with_next=True)] + \
+        [Block("clue", str(n), ("clue",), 10.0) for n in range(1, 11)]
+    down = [Block("heading", "Down", (), 20.0, keep_with_next=True)] + \
+        [Block("clue", str(n), ("clue",), 10.0) for n in range(11, 31)]
+    columns, rest = fill_columns(across + down, 3, 80.0)
+    assert len(columns) == 3 and rest
+    for column in columns:
+        assert column[0].kind == "heading"  # each column says which list it holds
+    # Across and five clues fill the first column; the second goes on with Across; Down starts the third.
+    assert [(c[0].label, c[0].continued) for c in columns] == [("Across", False), ("Across", True), ("Down", False)]
+    labels = [b.label for column in columns for b in column if b.kind == "clue"]
+    assert labels == [str(n) for n in range(1, len(labels) + 1)]  # every clue once, in order
+    assert rest[0].kind == "heading" and rest[0].continued and rest[0].label == "Down"  # the next page too
+    assert all(sum(b.height for b in column) <= 80.0 for column in columns)
+
+
+@needs_poppler
+def test_a_clue_list_going_on_over_a_page_repeats_its_heading(tmp_path: Path) -> None:
+    puzzle = build_crossword(striped_rows(25, 25), "mobius")
+    for i, entry in enumerate(puzzle["entries"]):
+        entry["clue"] = f"{LONG_CLUE} number {i}"
+    data = crossword_pdf(puzzle)
+    assert pdf_pages(data, tmp_path) >= 3  # the clues go on over a page of their own
+    second = pdf_text(data, tmp_path, page=2)
+    first_heading = re.search(r"(ACROSS|DOWN)( \(continued\))?", second)
+    assert first_heading and first_heading.group(2), second[:200]
+    assert second.index(first_heading.group(0)) < second.index(clue_line(next(
+        e for e in puzzle["entries"] if clue_line(e) in second)))
 
 
 @needs_poppler
@@ -494,6 +597,9 @@ def test_slider_booklet_shows_the_boards_and_the_tiles_to_slide(tmp_path: Path) 
     assert pdf_pages(data, tmp_path) == 2
     assert "Start" in pdf_text(data, tmp_path, page=1) and "Goal — 4 moves" in pdf_text(data, tmp_path, page=1)
     assert f"(4 moves): {', '.join(map(str, expected))}." in pdf_text(data, tmp_path, page=2)
+    two = pack_pdf([titled(slider, "Upper"), titled(slider, "Lower")], "Sliders")  # boards share their pages
+    assert page_titles(two, tmp_path, ("Upper", "Lower", "Solution:")) == [["Upper", "Lower"],
+                                                                         ["Solution: Upper", "Solution: Lower"]]
 
 
 # --- skipped exports ------------------------------------------------------------------------
@@ -530,7 +636,10 @@ def test_a_pack_writes_its_exports_as_a_phase_with_the_booklet_and_the_skips(spe
     assert [exported for phase, _, exported in seen if phase == "exports"][:spec.count] == \
         list(range(1, spec.count + 1))
     booklet = (out / BOOKLET).read_bytes()
-    assert pdf_pages(booklet, tmp_path) == 2 * spec.count  # every puzzle, then every solution
+    text = pdf_text(booklet, tmp_path)  # every puzzle, then every solution
+    solutions = text.index("Solution:")
+    assert text.count("Solution:") == spec.count
+    assert all(0 <= text.index(f"{p['title']} ") < solutions for p in puzzles.values())
     manifest = json.loads((out / MANIFEST).read_text())
     files = {p.name for p in (out / PUZZLE_DIR).iterdir()}
     if spec.kind == "crossword":

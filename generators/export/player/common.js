@@ -3,7 +3,8 @@
    Covers: reading the puzzle JSON embedded in the page, building HTML and SVG
    elements whose text is always set as text (never parsed as HTML), the
    status line that screen readers announce, progress in local storage that
-   fails quietly, and time formatting.
+   fails quietly (and the `status` every player saves in it, which the pack
+   index reads), and time formatting.
    Leaves out: everything specific to one kind of puzzle (crossword.js,
    slider.js, strip.js). */
 "use strict";
@@ -54,7 +55,9 @@ const Mobius = (() => {
   }
 
   /* Local storage can be missing or refuse writes (private windows, some
-     browsers on file:// pages); the puzzle stays playable, only unsaved. */
+     browsers on file:// pages); the puzzle stays playable, only unsaved.
+     Every player saves an object whose `status` is one of PROGRESS (or
+     absent for a puzzle not begun): the pack index marks its rows from it. */
   function storage(key) {
     return {
       load() {
@@ -74,6 +77,10 @@ const Mobius = (() => {
     };
   }
 
+  /* What a saved puzzle has come to. "revealed" is a puzzle finished with
+     the player's help (letters revealed, the solution shown): never "solved". */
+  const PROGRESS = { started: "In progress", solved: "Solved", revealed: "Revealed" };
+
   function formatTime(seconds) {
     const h = Math.floor(seconds / 3600);
     const m = Math.floor((seconds % 3600) / 60);
@@ -85,5 +92,5 @@ const Mobius = (() => {
     return `${count} ${word}${count === 1 ? "" : "s"}`;
   }
 
-  return { readPuzzle, el, svg, button, statusLine, storage, formatTime, plural };
+  return { readPuzzle, el, svg, button, statusLine, storage, PROGRESS, formatTime, plural };
 })();

@@ -6,6 +6,8 @@
    highlighting all of it, its seam crossings marked; typing along a light in
    the order of its cell list; arrow keys; Tab between lights; the clue
    lists; check, reveal and clear; the timer; progress in local storage.
+   A grid finished with any letter revealed is announced and saved as
+   revealed, never as solved.
 
    Leaves out: geometry of its own. Where a light goes is its cell list,
    which of its steps cross a seam is its `seam_steps`, and where a step off
@@ -28,6 +30,9 @@
                    ArrowDown: [0, 1, "down"], ArrowUp: [0, -1, "down"] };
   const TICK_MS = 1000;
   const beyond = glue.neighbours; // the cell one step off each edge cell: right/left per row, down/up per column
+  const rowsGlued = glue.right.some((row) => row !== null);
+  const columnsGlued = glue.bottom.some((column) => column !== null);
+  const glued = rowsGlued || columnsGlued; // a plane grid has no seam to speak of
 
   // --- the model: cells, lights, progress -------------------------------------------
 
@@ -76,7 +81,7 @@
 
   const store = Mobius.storage(root.dataset.storageKey);
   const progress = loadProgress(store.load());
-  const save = () => store.save(progress);
+  const save = () => store.save({ ...progress, status: progressStatus() });
   const marked = new Set(); // letters the last check found wrong, until they are retyped
   let current = firstSelection();
 
@@ -92,7 +97,16 @@
       if (data.revealed && data.revealed[key] === true) revealed[key] = true;
     }
     const elapsed = Number.isInteger(data.elapsed) && data.elapsed >= 0 ? data.elapsed : 0;
-    return { letters, revealed, elapsed, solved: data.solved === true };
+    // `solved` is how players before the "revealed" status saved a finished grid.
+    const finished = data.finished === true || data.solved === true;
+    return { letters, revealed, elapsed, finished };
+  }
+
+  const revealedCount = () => Object.keys(progress.revealed).length;
+
+  function progressStatus() {
+    if (progress.finished) return revealedCount() ? "revealed" : "solved";
+    return Object.keys(progress.letters).length ? "started" : null;
   }
 
   function firstSelection() {
@@ -211,7 +225,7 @@
   function edited() {
     save();
     render();
-    if (!progress.solved && isSolved()) solved();
+    if (!progress.finished && isSolved()) finish();
   }
 
   const SCOPES = {
@@ -227,7 +241,7 @@
     wrong.forEach((key) => marked.add(key));
     render();
     if (scope === "puzzle" && !wrong.length && !empty.length) {
-      solved();
+      finish();
     } else if (wrong.length) {
       const left = empty.length ? `; ${plural(empty.length, "empty cell")} left` : "";
       status.show(`${plural(wrong.length, "wrong letter")} marked${left}.`, "error");
@@ -259,8 +273,8 @@
       marked.delete(key);
     }
     if (scope === "puzzle") {
-      Object.assign(progress, { elapsed: 0, solved: false });
-      delete root.dataset.solved;
+      Object.assign(progress, { elapsed: 0, finished: false });
+      showFinished();
       timerNode.textContent = formatTime(0);
       startTimer();
     }
@@ -268,14 +282,26 @@
     edited();
   }
 
-  function solved() {
-    progress.solved = true;
+  /* Every letter is right: solved if the player found them all, else finished with help. */
+  function finish() {
+    progress.finished = true;
     stopTimer();
     save();
-    root.dataset.solved = "true";
-    const shown = Object.keys(progress.revealed).length;
-    const help = shown ? `, with ${plural(shown, "letter")} revealed` : "";
-    status.show(`Solved! Every letter is right (${formatTime(progress.elapsed)}${help}).`, "success");
+    showFinished();
+    const shown = revealedCount();
+    if (shown) {
+      status.show(`Every letter is in place, ${plural(shown, "letter")} of them revealed ` +
+                  `(${formatTime(progress.elapsed)}).`, "info");
+    } else {
+      status.show(`Solved! Every letter is right (${formatTime(progress.elapsed)}).`, "success");
+    }
+  }
+
+  /* The page's data-solved or data-revealed, for styles and tests. */
+  function showFinished() {
+    const now = progressStatus();
+    root.dataset.solved = String(now === "solved");
+    root.dataset.revealed = String(now === "revealed");
   }
 
   // --- timer ----------------------------------------------------------------------------
@@ -283,7 +309,7 @@
   let ticking = null;
 
   function startTimer() {
-    if (ticking !== null || progress.solved) return;
+    if (ticking !== null || progress.finished) return;
     ticking = window.setInterval(() => {
       if (document.hidden) return; // a puzzle in a background tab is not being played
       progress.elapsed += 1;
@@ -395,8 +421,8 @@
     const board = el("div", { class: "board" });
     board.style.setProperty("--w", String(W));
     board.style.setProperty("--h", String(H));
-    board.classList.toggle("rows-glued", glue.right.some((row) => row !== null));
-    board.classList.toggle("columns-glued", glue.bottom.some((column) => column !== null));
+    board.classList.toggle("rows-glued", rowsGlued);
+    board.classList.toggle("columns-glued", columnsGlued);
     const grid = el("div", { class: "cells", role: "grid", "aria-readonly": "true",
                              "aria-label": `Crossword grid, ${W} columns by ${H} rows` });
     for (let y = 0; y < H; y++) {
@@ -416,11 +442,11 @@
 
   function seamLegend() {
     const parts = [];
-    if (glue.right.some((row) => row !== null)) {
+    if (rowsGlued) {
       parts.push(`The right edge is glued to the left edge${glue.right_flip ? " with a half twist" : ""}: ` +
                  "a light running off a row on the right comes back from the left on the row its label names.");
     }
-    if (glue.bottom.some((column) => column !== null)) {
+    if (columnsGlued) {
       parts.push(`The bottom edge is glued to the top edge${glue.bottom_flip ? " with a flip" : ""}: ` +
                  "a light running off a column at the bottom comes back from the top on the column its label names.");
     }
@@ -462,8 +488,8 @@
                      toolGroup("Clear", ["light", "puzzle"], clear));
     const help = el("p", { class: "help", id: "xw-help" },
                     "Click a cell to pick a light, again to switch direction. Type to fill; Backspace goes back; " +
-                    "arrows move, across the seam too; Tab and Shift+Tab go to the next and previous light; " +
-                    "Space switches direction; Esc leaves the grid.");
+                    `arrows move${glued ? ", across the seam too" : ""}; Tab and Shift+Tab go to the next and ` +
+                    "previous light; Space switches direction; Esc leaves the grid.");
     const play = el("div", { class: "xw-play" }, el("div", { class: "board-wrap" }, buildBoard()), seamLegend(),
                     tools, status, help);
     const clues = el("div", { class: "xw-clues" }, ...DIRECTIONS.map(clueList));
@@ -517,6 +543,18 @@
     }
   }
 
+  /* A grid wider than its box (a phone) scrolls sideways: arrows and typing bring the cell into view,
+     across the seam too. Only sideways: the page itself scrolls as the reader likes. */
+  function keepCellInView(node) {
+    const wrap = node.closest(".board-wrap");
+    if (!wrap || wrap.scrollWidth <= wrap.clientWidth) return;
+    const cell = node.getBoundingClientRect();
+    const box = wrap.getBoundingClientRect();
+    const margin = cell.width / 2; // a little of the next cell shows, so the reader sees where the light goes
+    if (cell.left - margin < box.left) wrap.scrollLeft -= box.left - cell.left + margin;
+    else if (cell.right + margin > box.right) wrap.scrollLeft += cell.right - box.right + margin;
+  }
+
   function keepInView(item) {
     const list = item.closest(".clue-list");
     if (!list || list.scrollHeight <= list.clientHeight) return;
@@ -546,7 +584,10 @@
     renderCells();
     markCrossings();
     renderClues();
-    if (current.key) place(input, ...xyOf(current.key));
+    if (current.key) {
+      place(input, ...xyOf(current.key));
+      keepCellInView(cellNodes.get(current.key).node);
+    }
     input.setAttribute("aria-label", describeCurrent());
     if (strip) strip.draw();
   }
@@ -591,9 +632,11 @@
   buildPage();
   input.addEventListener("keydown", onKey);
   input.addEventListener("input", onInput);
-  if (progress.solved) {
-    root.dataset.solved = "true";
+  showFinished();
+  if (progressStatus() === "solved") {
     status.show(`You have solved this puzzle (${formatTime(progress.elapsed)}).`, "success");
+  } else if (progressStatus() === "revealed") {
+    status.show(`You finished this puzzle with ${plural(revealedCount(), "letter")} revealed.`, "info");
   }
   render();
   startTimer();

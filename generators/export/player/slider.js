@@ -7,7 +7,10 @@
    tile is picked first and then the blank; an arrow key slides a tile into
    a blank in the arrow's direction; the move counter, undo, reset,
    "solved" when the goal is reached, and "show solution", which plays the
-   stored optimal solution from the start, one move at a time.
+   stored optimal solution from the start, one move at a time. Progress is
+   kept in local storage as the moves made, replayed from the start on the
+   next visit; a goal reached after "show solution" (until a reset) is
+   announced and saved as revealed, not solved.
    Leaves out: solving (the solution is the generator's) and any rule beyond
    the board's edge list. */
 "use strict";
@@ -57,13 +60,46 @@
 
   const at = positions();
   const solution = puzzle.solution;
+  const store = Mobius.storage(root.dataset.storageKey);
   let state = puzzle.start.slice();
   const history = []; // [from, to] of each move made, for undo
+  let revealed = false; // the solution was shown since the last reset: reaching the goal is not solving it
   let picked = null; // the vertex of a tile waiting for its blank (several blanks next to it)
   let playing = null; // the interval of "show solution"
 
   const isGoal = () => state.every((tile, vertex) => tile === puzzle.goal[vertex]);
   const blanksNextTo = (vertex) => neighbours[vertex].filter((w) => state[w] === BLANK);
+  const isVertex = (v) => Number.isInteger(v) && v >= 0 && v < board.vertices;
+
+  // --- progress ---------------------------------------------------------------------------
+
+  function progressStatus() {
+    if (revealed) return "revealed";
+    if (isGoal()) return "solved";
+    return history.length ? "started" : null;
+  }
+
+  const save = () => store.save({ moves: history, revealed, status: progressStatus() });
+
+  /* A saved move is replayed only if it is a legal slide from the state
+     reached so far: a save edited by hand or made for another board stops
+     the replay there, leaving a playable board. */
+  function restore(saved) {
+    const data = saved && typeof saved === "object" ? saved : {};
+    for (const move of Array.isArray(data.moves) ? data.moves : []) {
+      const legal = Array.isArray(move) && move.length === 2 && move.every(isVertex)
+        && state[move[0]] !== BLANK && state[move[1]] === BLANK && neighbours[move[0]].includes(move[1]);
+      if (!legal) break;
+      apply(...move);
+    }
+    revealed = data.revealed === true;
+  }
+
+  function apply(from, to) {
+    state[to] = state[from];
+    state[from] = BLANK;
+    history.push([from, to]);
+  }
 
   // --- drawing --------------------------------------------------------------------------
 
@@ -107,15 +143,22 @@
 
   function slide(from, to) {
     const tile = state[from];
-    state[to] = tile;
-    state[from] = BLANK;
-    history.push([from, to]);
+    apply(from, to);
     picked = null;
+    save();
     render();
     if (isGoal()) {
-      status.show(`Solved in ${plural(history.length, "move")}! The best possible is ${puzzle.length}.`, "success");
+      announceGoal();
     } else {
       status.show(`Tile ${tile} moved: ${plural(history.length, "move")} so far.`, "info");
+    }
+  }
+
+  function announceGoal() {
+    if (revealed) {
+      status.show(`The solution reaches the goal in ${plural(history.length, "move")}.`, "info");
+    } else {
+      status.show(`Solved in ${plural(history.length, "move")}! The best possible is ${puzzle.length}.`, "success");
     }
   }
 
@@ -178,6 +221,7 @@
     const [from, to] = last;
     state[from] = state[to];
     state[to] = BLANK;
+    save();
     render();
     status.show(`Undid a move: ${plural(history.length, "move")} now.`, "info");
   }
@@ -187,6 +231,8 @@
     state = puzzle.start.slice();
     history.length = 0;
     picked = null;
+    revealed = false;
+    save();
     render();
     status.show("Back to the start.", "info");
   }
@@ -205,6 +251,8 @@
       return;
     }
     reset();
+    revealed = true;
+    save();
     status.show(`Playing the optimal solution: ${plural(solution.length, "move")}.`, "info");
     let next = 0;
     playing = window.setInterval(() => {
@@ -298,11 +346,15 @@
     solutionButton.textContent = playing !== null ? "Stop" : "Show solution";
     root.dataset.state = state.join(",");
     root.dataset.moves = String(history.length);
-    root.dataset.solved = String(isGoal());
+    root.dataset.solved = String(progressStatus() === "solved");
+    root.dataset.revealed = String(revealed);
     main.classList.toggle("solved", isGoal());
   }
 
+  restore(store.load());
   buildPage();
   document.addEventListener("keydown", onArrow);
   render();
+  if (isGoal()) announceGoal();
+  else if (history.length) status.show(`Your ${plural(history.length, "move")} so far, as you left them.`, "info");
 })();
