@@ -1,0 +1,115 @@
+"""Input promises kept through the real command (`python -m mobius` in a
+subprocess): boards without a layout give finished packs; choice-like options,
+time limits and malformed grid, board and JSON files end in exactly one
+stderr line naming the value and what was expected, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from cpmodel.slider.board import circle_points
+from cpmodel.slider.drawing import closest_pair, drawn_layout, normalised, separated
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def mobius(*args: object, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mobius", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def refused(*args: object, match: str | tuple[str, ...] = ()) -> str:
+    """Run; assert exit 2, one stderr line holding every `match`, no traceback; the line."""
+    done = mobius(*args)
+    lines = done.stderr.splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    for part in (match,) if isinstance(match, str) else match:
+        assert part in lines[0], lines[0]
+    return lines[0]
+
+
+# --- boards without a layout ------------------------------------------------------------------
+
+EDGE_LIST = "# two squares sharing vertex 0\n0 1\n1 2\n2 3\n3 0\n0 4\n4 5\n5 6\n6 0\n"
+
+
+@pytest.mark.parametrize("name, text", [
+    ("squares.txt", EDGE_LIST),
+    ("squares.json", json.dumps({"vertices": 7, "edges": [[0, 1], [1, 2], [2, 3], [3, 0], [0, 4], [4, 5], [5, 6],
+                                                          [6, 0]]})),
+])
+def test_a_pack_from_a_board_without_a_layout_is_finished(tmp_path: Path, name: str, text: str) -> None:
+    board = tmp_path / name
+    board.write_text(text)
+    out = tmp_path / "pack"
+    done = mobius("pack", "slider", "--board", board, "--depth", "3..4", "--count", "2", "--workers", "1",
+                  "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert (out / "index.html").stat().st_size > 0 and (out / "pack.pdf").read_bytes().startswith(b"%PDF")
+    for number in ("0001", "0002"):
+        puzzle = json.loads((out / "puzzles" / f"{number}.json").read_text())
+        layout = puzzle["board"]["layout"]
+        assert len(layout) == 7 and len({tuple(p) for p in layout}) == 7
+        svg = (out / "puzzles" / f"{number}.svg").read_text()
+        # Start and goal panels: one circle per vertex in each.
+        centres = re.findall(r'<circle cx="([^"]+)" cy="([^"]+)"', svg)
+        assert len(centres) == 2 * 7 and len(set(centres)) == 2 * 7
+        assert '"layout"' in (out / "puzzles" / f"{number}.html").read_text()
+
+
+def test_the_pack_board_is_drawn_before_the_first_job(tmp_path: Path) -> None:
+    """The drawn layout is part of the spec, so every puzzle and the manifest carry the same one."""
+    board = tmp_path / "squares.txt"
+    board.write_text(EDGE_LIST)
+    from generators.slider_pack import SliderPackSpec
+
+    spec = SliderPackSpec(count=2, board=str(board), depth_min=3, depth_max=4)
+    assert spec.load_board().layout == drawn_layout(7, spec.load_board().edges)
+
+
+NICE_GRAPHS = {
+    "grid 6x6": nx.grid_2d_graph(6, 6),
+    "petersen": nx.petersen_graph(),
+    "star": nx.star_graph(12),
+    "K2,10": nx.complete_bipartite_graph(2, 10),
+    "ternary tree": nx.balanced_tree(3, 4),
+}
+
+
+def _layout_of(graph: nx.Graph) -> tuple[list[tuple[int, int]], tuple[tuple[float, float], ...]]:
+    graph = nx.convert_node_labels_to_integers(graph)
+    edges = list(graph.edges())
+    layout = drawn_layout(len(graph), edges)
+    assert len(layout) == len(graph)
+    # The exports' convention: the closest two vertices one unit apart, so none lie on one point.
+    assert closest_pair(layout) == pytest.approx(1.0, abs=2e-3)
+    assert drawn_layout(len(graph), edges) == layout  # deterministic
+    return edges, layout
+
+
+@pytest.mark.parametrize("name", NICE_GRAPHS)
+def test_drawn_layouts_keep_vertices_apart(name: str) -> None:
+    edges, layout = _layout_of(NICE_GRAPHS[name])
+    assert separated(layout, edges)
+
+
+@pytest.mark.parametrize("n", [300, 1200])
+def test_a_graph_without_a_readable_drawing_gets_the_circle(n: int) -> None:
+    """A random 3-regular graph has no drawing with short edges: the spring layout crowds its vertices
+    (300), and past `SPRING_MAX` none is tried (1200)."""
+    _, layout = _layout_of(nx.random_regular_graph(3, n, seed=1))
+    assert layout == normalised(circle_points(n))
+
+
+def test_a_board_file_with_two_vertices_on_one_point_is_refused(tmp_path: Path) -> None:
+    board = tmp_path / "b.json"
+    board.write_text(json.dumps({"vertices": 3, "edges": [[0, 1], [1, 2]], "layout": [[0, 0], [1, 0], [0, 0]]}))
+    refused("slider", "inspect", board, match=(str(board), "vertices 0 and 2", "same point"))
