@@ -248,8 +248,9 @@ def prepare_command(
 
     from generators.cache import user_cache_dir, user_store
 
-    from cpmodel.slider.heuristics import make_heuristic, resolve_partition
+    from cpmodel.slider.heuristics import check_engine, make_heuristic, resolve_partition
 
+    check_engine(engine, "--engine")
     loaded = load_board(board)
     goal_state = default_goal(loaded) if goal is None else parse_state(goal, loaded, "goal")
     groups = resolve_partition(loaded, goal_state, partition, engine)

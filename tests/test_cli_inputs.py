@@ -113,3 +113,28 @@ def test_a_board_file_with_two_vertices_on_one_point_is_refused(tmp_path: Path) 
     board = tmp_path / "b.json"
     board.write_text(json.dumps({"vertices": 3, "edges": [[0, 1], [1, 2]], "layout": [[0, 0], [1, 0], [0, 0]]}))
     refused("slider", "inspect", board, match=(str(board), "vertices 0 and 2", "same point"))
+
+
+# --- choice-like options ------------------------------------------------------------------------
+
+RING_START = "1 0 2 3 4 5 6 7 8"
+GRID = ROOT / "generators" / "examples" / "mobius-8x4.txt"
+CHOICES = {
+    "slider prepare --engine": (["slider", "prepare", "ring", "--engine", "bogus"], "compiled, python"),
+    "slider solve --solver": (["slider", "solve", "ring", "--start", RING_START, "--solver", "bogus"], "idastar"),
+    "slider solve engine option": (["slider", "solve", "ring", "--start", RING_START, "--solver",
+                                    "idastar:engine=bogus"], "compiled, python"),
+    "crossword fill --surface": (["crossword", "fill", GRID, "--surface", "bogus"], "mobius"),
+    "crossword fill --solver": (["crossword", "fill", GRID, "--solver", "bogus"], "reference"),
+    "pack crossword --symmetry": (["pack", "crossword", "--out", "{tmp}/p", "--symmetry", "bogus"], "rot180"),
+    "pack slider --executor": (["pack", "slider", "--out", "{tmp}/p", "--executor", "bogus"], "local or dask"),
+    "render --format": (["render", "{tmp}/none.json", "--format", "bogus"], "'html', 'svg'"),
+    "export-instance --format": (["export-instance", GRID, "--format", "bogus", "--out", "{tmp}/x"], "xcsp3"),
+    "bench --suite": (["bench", "--suite", "bogus", "--out", "{tmp}/b"], "slider-ring"),
+}
+
+
+@pytest.mark.parametrize("case", CHOICES)
+def test_an_unknown_choice_names_the_value_and_the_accepted_ones(tmp_path: Path, case: str) -> None:
+    args, accepted = CHOICES[case]
+    refused(*[str(a).format(tmp=tmp_path) for a in args], match=("bogus", accepted))
