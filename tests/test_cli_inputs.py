@@ -138,3 +138,25 @@ CHOICES = {
 def test_an_unknown_choice_names_the_value_and_the_accepted_ones(tmp_path: Path, case: str) -> None:
     args, accepted = CHOICES[case]
     refused(*[str(a).format(tmp=tmp_path) for a in args], match=("bogus", accepted))
+
+
+# --- Qxw cell contents --------------------------------------------------------------------------
+
+QXW = (ROOT / "tests" / "crossword" / "fixtures" / "mobius-5x3.qxw").read_text()
+
+
+@pytest.mark.parametrize("line, content", [('SQCT 2 1 0 ""', '"7"'), ('SQCT 2 1 0 ""', '"É"'),
+                                           ('SQCT 2 1 0 ""', '"AB"'), ("SQ 2 1 0 0 0 .", "4")])
+def test_a_qxw_cell_that_is_not_a_letter_is_refused(tmp_path: Path, line: str, content: str) -> None:
+    changed = line.replace('""', content) if '""' in line else line.replace(" .", f" {content}")
+    path = tmp_path / "grid.qxw"
+    path.write_text(QXW.replace(line, changed))
+    number = QXW.splitlines().index(line) + 1
+    refused("crossword", "show", path, match=(f"{path}:{number}:", repr(content.strip('"')), "A-Z"))
+
+
+def test_a_lower_case_qxw_letter_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "grid.qxw"
+    path.write_text(QXW.replace('SQCT 2 1 0 ""', 'SQCT 2 1 0 "b"'))
+    done = mobius("crossword", "show", path)
+    assert done.returncode == 0 and ". A|B . ." in done.stdout, done.stderr
