@@ -160,3 +160,38 @@ def test_a_lower_case_qxw_letter_is_read(tmp_path: Path) -> None:
     path.write_text(QXW.replace('SQCT 2 1 0 ""', 'SQCT 2 1 0 "b"'))
     done = mobius("crossword", "show", path)
     assert done.returncode == 0 and ". A|B . ." in done.stdout, done.stderr
+
+
+# --- keys and lines given twice -----------------------------------------------------------------
+
+GRID_JSON = '{\n "rows": ["...", ".#.", "..."],\n "surface": "mobius",\n "surface": "torus"\n}\n'
+BOARD_JSON = '{"vertices": 3,\n "edges": [[0, 1], [1, 2]],\n "layout": [[0, 0], [1, 0], [2, 0]],\n "edges": [[0, 2]]}'
+NESTED_JSON = '{"kind": "slider",\n "board": {"vertices": 3, "edges": [[0, 1], [1, 2]],\n  "vertices": 4}}'
+
+
+@pytest.mark.parametrize("text, command, key, line", [
+    (GRID_JSON, ["crossword", "show"], "surface", 4),
+    (BOARD_JSON, ["slider", "inspect"], "edges", 4),
+    (NESTED_JSON, ["render"], "vertices", 3),
+])
+def test_a_json_key_given_twice_is_refused_on_its_line(tmp_path: Path, text: str, command: list[str], key: str,
+                                                       line: int) -> None:
+    path = tmp_path / "input.json"
+    path.write_text(text)
+    refused(*command, path, match=(f"{path}:{line}:", repr(key), "twice"))
+
+
+def test_the_same_key_in_two_objects_is_no_duplicate(tmp_path: Path) -> None:
+    path = tmp_path / "board.json"
+    path.write_text('{"vertices": 3, "edges": [[0, 1], [1, 2]], "names": ["x", "{\\"x\\":", "x"], "name": "x"}')
+    assert mobius("slider", "inspect", path).returncode == 0
+
+
+@pytest.mark.parametrize("text, line, match", [
+    ("surface: mobius\nsurface: torus\n...\n", 2, "second 'surface:' line"),
+    ("# a grid\nsurface: mobius\n...\nsurface: torus\n", 4, "after the rows"),
+])
+def test_a_second_surface_line_is_refused(tmp_path: Path, text: str, line: int, match: str) -> None:
+    path = tmp_path / "grid.txt"
+    path.write_text(text)
+    refused("crossword", "show", path, match=(f"{path}:{line}:", match))

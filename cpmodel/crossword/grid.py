@@ -132,7 +132,7 @@ def parse_text(text: str, source: str = "<text>") -> Grid:
     surface_name = "plane"
     rows: list[str] = []
     bar_rows: list[str] = []
-    first_row_line = bar_line = 0
+    first_row_line = bar_line = surface_line = 0
     section = "grid"
     for number, raw in enumerate(text_lines(text), start=1):
         # Only spaces and tabs are trimmed: any other control character is reported.
@@ -141,8 +141,14 @@ def parse_text(text: str, source: str = "<text>") -> Grid:
         if not line or line.startswith("# ") or line.startswith("//"):
             continue
         key, colon, value = line.partition(":")
-        if colon and key.strip().lower() == "surface" and not rows:
-            surface_name = value.strip()
+        if colon and key.strip().lower() == "surface":
+            if rows:
+                raise InputError(f"'surface:' line after the rows; it goes before the first row (line "
+                                 f"{first_row_line})", source=source, line=number)
+            if surface_line:  # the second would silently win over the first
+                raise InputError(f"a second 'surface:' line ({shown(value.strip())}); the surface is given once, "
+                                 f"on line {surface_line}", source=source, line=number)
+            surface_name, surface_line = value.strip(), number
             try:
                 surface(surface_name)
             except KeyError as exc:
