@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from mobius.exits import EXIT_DISAGREEMENT
-from mobius.options import MAX_TIME_LIMIT_S, finite
+from mobius.options import time_limit_option
 
 if TYPE_CHECKING:
     from benchmarks.harness import Record
@@ -37,9 +37,8 @@ SolversOpt = Annotated[Optional[str], typer.Option(
     "--solvers", help="Solver specs separated by ',' or ';'. A ',' followed by key=value continues the options "
                       "of the solver before it: 'reference:select=mrv,inference=fc,cpsat:workers=2' is two "
                       "solvers. Default: the suite's solvers.")]
-TimeLimitOpt = Annotated[Optional[float], typer.Option(
-    "--time-limit", min=0.001, max=MAX_TIME_LIMIT_S, callback=finite, help="Seconds per run (the solver's own limit; a hard backstop kills it a little later). "
-                         "Default: the suite's.")]
+TimeLimitOpt = Annotated[Optional[float], time_limit_option(
+    "Seconds per run (the solver's own limit; a hard backstop kills it a little later). Default: the suite's")]
 RepeatsOpt = Annotated[int, typer.Option("--repeats", min=1, max=MAX_REPEATS,
                                          help="Runs per instance and solver (seed + repeat).")]
 JobsOpt = Annotated[int, typer.Option("--jobs", min=1, max=MAX_JOBS,

@@ -26,7 +26,7 @@ import typer
 
 from cpmodel.errors import InputError
 from mobius.exits import EXIT_INTERRUPTED
-from mobius.options import MAX_TIME_LIMIT_S, finite
+from mobius.options import MAX_TIME_LIMIT_S, finite, time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
 app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True, rich_markup_mode=None)
@@ -52,10 +52,6 @@ ExecutorOpt = Annotated[str, typer.Option("--executor", help="local (processes) 
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address.")]
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Complete an interrupted pack in --out.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Write the pack into a directory that holds other files.")]
-
-
-def _time_limit_option(what: str) -> Any:
-    return typer.Option("--time-limit", min=0.1, max=MAX_TIME_LIMIT_S, callback=finite, help=f"Seconds {what}.")
 
 
 def say(message: str) -> None:
@@ -165,7 +161,7 @@ def crossword_command(
     solver: Annotated[str, typer.Option("--solver", help="reference or cpsat (name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, _time_limit_option("per fill attempt")] = 10.0,
+    time_limit: Annotated[float, time_limit_option("Seconds per fill attempt")] = 10.0,
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats",
                                                 help="Answers may recur across the pack (never within a puzzle); "
                                                      "unused words are still preferred.")] = False,
@@ -225,7 +221,7 @@ def slider_command(
                                                          "bfs with several blanks).")] = "",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, _time_limit_option("per solve")] = 60.0,
+    time_limit: Annotated[float, time_limit_option("Seconds per solve")] = 60.0,
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,

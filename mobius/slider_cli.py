@@ -35,6 +35,7 @@ from cpmodel.solver import (
     require_usable,
 )
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
+from mobius.options import time_limit_option
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
     from cpmodel.slider.group import BoardFacts
@@ -152,7 +153,7 @@ def solve_command(
     blanks: Annotated[int, typer.Option("--blanks", min=1, help="Number of interchangeable blanks (0s).")] = 1,
     solver: Annotated[Optional[str], typer.Option(
         help="bfs, astar, idastar or cpsat (options: name:key=value,…). Default: idastar, bfs for K > 1.")] = None,
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option("Seconds")] = None,
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
     as_json: JsonOpt = False,
 ) -> None:
@@ -240,7 +241,7 @@ def prepare_command(
     goal: GoalOpt = None,
     engine: Annotated[str, typer.Option(
         "--engine", help="compiled (the solvers' default) or python: whose tables to build.")] = "compiled",
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option("Seconds")] = None,
 ) -> None:
     """Build the pattern databases of BOARD into the cache, with a progress bar. An interrupted build
     (Ctrl-C, the time limit) keeps what it did; the same command continues it."""

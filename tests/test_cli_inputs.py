@@ -15,6 +15,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from benchmarks.fuzz_cli import run_in_process
 from cpmodel.slider.board import circle_points
 from cpmodel.slider.drawing import closest_pair, drawn_layout, normalised, separated
 
@@ -195,3 +196,30 @@ def test_a_second_surface_line_is_refused(tmp_path: Path, text: str, line: int, 
     path = tmp_path / "grid.txt"
     path.write_text(text)
     refused("crossword", "show", path, match=(f"{path}:{line}:", match))
+
+
+# --- time limits ---------------------------------------------------------------------------------
+
+TIME_LIMITED = {
+    "crossword fill": ["crossword", "fill", GRID],
+    "slider solve": ["slider", "solve", "ring", "--start", RING_START],
+    "slider prepare": ["slider", "prepare", "ring"],
+    "pack crossword": ["pack", "crossword", "--out", "{tmp}/p"],
+    "pack slider": ["pack", "slider", "--out", "{tmp}/p"],
+    "bench": ["bench", "--suite", "quick", "--out", "{tmp}/b"],
+}
+
+
+@pytest.mark.parametrize("command", TIME_LIMITED)
+def test_every_time_limit_refuses_inf(tmp_path: Path, command: str) -> None:
+    args = [str(a).format(tmp=tmp_path) for a in TIME_LIMITED[command]]
+    refused(*args, "--time-limit", "inf", match=("--time-limit", "greater than 0, at most 86,400", "got inf"))
+    assert not (tmp_path / "p").exists() and not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("value", ["nan", "0", "-1", "86401"])
+def test_every_time_limit_keeps_one_rule(tmp_path: Path, value: str) -> None:
+    """The same rule in-process (the same error policy as the console script), for speed."""
+    for command, args in TIME_LIMITED.items():
+        code, stderr, problem = run_in_process([str(a).format(tmp=tmp_path) for a in args] + ["--time-limit", value])
+        assert (code, problem) == (2, None) and f"greater than 0, at most 86,400, got {value}" in stderr, command
