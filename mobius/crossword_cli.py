@@ -12,7 +12,7 @@ import typer
 from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
-from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
+from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names, stats_text
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
@@ -122,7 +122,7 @@ def fill_command(
         }))
     else:
         typer.echo(f"{status} by {result.solver} in {result.wall_s:.2f} s  "
-                   + " ".join(f"{k}={v}" for k, v in result.stats.items()))
+                   + stats_text(result.stats))
         if fill:
             typer.echo(render_grid(g, fill))
             typer.echo(render_lights(problem.lights, words_read))

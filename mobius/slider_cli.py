@@ -33,6 +33,7 @@ from cpmodel.solver import (
     default_slider_solver,
     get_solver,
     require_usable,
+    stats_text,
 )
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import time_limit_option
@@ -98,7 +99,7 @@ def format_state(state: tuple[int, ...]) -> str:
 
 
 def format_stats(stats: dict[str, int | float]) -> str:
-    return "stats: " + " ".join(f"{k}={v}" for k, v in stats.items())
+    return "stats: " + stats_text(stats)
 
 
 # --- solve ---------------------------------------------------------------------------

@@ -223,3 +223,26 @@ def test_every_time_limit_keeps_one_rule(tmp_path: Path, value: str) -> None:
     for command, args in TIME_LIMITED.items():
         code, stderr, problem = run_in_process([str(a).format(tmp=tmp_path) for a in args] + ["--time-limit", value])
         assert (code, problem) == (2, None) and f"greater than 0, at most 86,400, got {value}" in stderr, command
+
+
+# --- small promises: bench help, counts as whole numbers -----------------------------------------
+
+def test_bench_help_shows_instance_patterns_and_why_to_quote_them() -> None:
+    done = mobius("bench", "--help")
+    text = " ".join(done.stdout.split())
+    assert done.returncode == 0 and "'15.*,05.01'" in text and "'korf-00?'" in text and "Quote the list" in text
+
+
+def test_a_chosen_instance_pattern_runs_only_its_instances(tmp_path: Path) -> None:
+    done = mobius("bench", "--suite", "slider-ring", "--solvers", "bfs", "--instances", "ring-d[12]?-1",
+                  "--out", tmp_path / "bench", "--time-limit", "20")
+    assert done.returncode == 0, done.stderr
+    assert {line.split()[1] for line in done.stdout.splitlines() if line.startswith("[")} == {"ring-d16-1",
+                                                                                             "ring-d24-1"}
+
+
+def test_stats_lines_print_counts_as_whole_numbers() -> None:
+    from cpmodel.solver import stats_text
+
+    assert stats_text({"nodes": 12.0, "conflicts": 3, "setup_s": 0.25, "deterministic_time": 1.23456}) == \
+        "nodes=12 conflicts=3 setup_s=0.250 deterministic_time=1.235"
