@@ -246,3 +246,19 @@ def test_stats_lines_print_counts_as_whole_numbers() -> None:
 
     assert stats_text({"nodes": 12.0, "conflicts": 3, "setup_s": 0.25, "deterministic_time": 1.23456}) == \
         "nodes=12 conflicts=3 setup_s=0.250 deterministic_time=1.235"
+
+
+# --- the fault family --------------------------------------------------------------------------------
+
+def test_the_inputs_fault_family_is_found_and_judges_runs(tmp_path: Path) -> None:
+    from benchmarks.faults import discover
+    from benchmarks.faults.inputs import judge
+
+    family = discover()["inputs"]
+    assert family.NAME == "inputs" and family.DESCRIPTION
+    assert judge(2, "mobius: error: x.json:3: key 'a' appears twice\n", None, None) is None
+    assert judge(2, "Usage: mobius\nmobius: error: bad\n", None, None) == "2 lines on stderr"
+    assert judge(1, "Traceback (most recent call last):\n", "traceback", None) == "traceback"
+    assert judge(4, "mobius: internal error\n", None, None) == "exit 4"
+    assert judge(0, "", None, tmp_path) == ("finished pack without index.html, pack.pdf, puzzles/0001.svg, "
+                                            "puzzles/0002.svg")
