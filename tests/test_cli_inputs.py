@@ -66,6 +66,25 @@ def test_a_pack_from_a_board_without_a_layout_is_finished(tmp_path: Path, name: 
         assert '"layout"' in (out / "puzzles" / f"{number}.html").read_text()
 
 
+def test_a_puzzle_file_without_a_layout_is_drawn_as_a_pack_draws_it(tmp_path: Path) -> None:
+    from cpmodel.slider.board import SliderProblem, default_goal, load_board
+    from generators.puzzles import slider_puzzle
+
+    board = tmp_path / "squares.txt"
+    board.write_text(EDGE_LIST)
+    loaded = load_board(str(board))
+    goal = default_goal(loaded)
+    puzzle = slider_puzzle(SliderProblem(loaded, goal, goal), [], puzzle_id="0001", solver="bfs", stats={}, seed=0)
+    puzzle["rejected"] = 0
+    assert "layout" not in puzzle["board"]
+    path = tmp_path / "0001.json"
+    path.write_text(json.dumps(puzzle))
+    done = mobius("render", path, "--format", "svg")
+    assert done.returncode == 0, done.stderr
+    centres = re.findall(r'<circle cx="([^"]+)" cy="([^"]+)"', (tmp_path / "0001.svg").read_text())
+    assert len(set(centres)) == 2 * 7
+
+
 def test_the_pack_board_is_drawn_before_the_first_job(tmp_path: Path) -> None:
     """The drawn layout is part of the spec, so every puzzle and the manifest carry the same one."""
     board = tmp_path / "squares.txt"
