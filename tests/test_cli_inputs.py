@@ -7,6 +7,7 @@ stderr line naming the value and what was expected, with exit code 2.
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -126,7 +127,8 @@ def test_a_graph_without_a_readable_drawing_gets_the_circle(n: int) -> None:
     """A random 3-regular graph has no drawing with short edges: the spring layout crowds its vertices
     (300), and past `SPRING_MAX` none is tried (1200)."""
     _, layout = _layout_of(nx.random_regular_graph(3, n, seed=1))
-    assert layout == normalised(circle_points(n))
+    circle = circle_points(n)
+    assert layout == normalised(circle, math.dist(circle[0], circle[1]))
 
 
 def test_a_board_file_with_two_vertices_on_one_point_is_refused(tmp_path: Path) -> None:

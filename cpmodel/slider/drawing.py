@@ -68,9 +68,8 @@ def separated(points: Sequence[Point], edges: Sequence[tuple[int, int]]) -> bool
     return mean_edge > 0 and closest_pair(points) >= MIN_SEPARATION * mean_edge
 
 
-def normalised(points: Sequence[Point]) -> tuple[Point, ...]:
-    """`points` scaled so the closest two are one unit apart, centred on the origin, rounded."""
-    unit = closest_pair(points) if len(points) <= SPRING_MAX else math.dist(points[0], points[1])
+def normalised(points: Sequence[Point], unit: float) -> tuple[Point, ...]:
+    """`points` scaled so `unit` (the distance of the closest two) becomes 1, centred on the origin, rounded."""
     mid_x = (max(x for x, _ in points) + min(x for x, _ in points)) / 2
     mid_y = (max(y for _, y in points) + min(y for _, y in points)) / 2
     # + 0.0 turns a rounded -0.0 into 0.0, so files do not depend on the sign of a zero.
@@ -83,8 +82,9 @@ def drawn_layout(n: int, edges: Sequence[tuple[int, int]]) -> tuple[Point, ...]:
     if n <= SPRING_MAX:
         points = _networkx_layout(n, edges)
         if separated(points, edges):
-            return normalised(points)
-    return normalised(circle_points(n))
+            return normalised(points, closest_pair(points))
+    circle = circle_points(n)
+    return normalised(circle, math.dist(circle[0], circle[1]))  # neighbours on a circle are the closest
 
 
 def with_layout(board: Board) -> Board:
