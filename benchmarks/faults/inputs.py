@@ -240,8 +240,19 @@ def _next_case(inp: Inputs, number: int) -> tuple[str, Args, Path | None]:
 
 def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
     # Tables the commands build (a pack's, a prepare that gets past its options) go to a cache of
-    # this run, never the user's; every command below inherits it.
+    # this run, never the user's; every command below inherits it, and the next family does not.
+    previous = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(workdir / "cache")
+    try:
+        return _run_cases(cases, seed, workdir)
+    finally:
+        if previous is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = previous
+
+
+def _run_cases(cases: int, seed: int, workdir: Path) -> list[Outcome]:
     inp = Inputs(random.Random(seed), workdir, sample_puzzles(workdir))
     outcomes = []
     for number in range(cases):
