@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmarks.harness import Disagreement, Record
-from cpmodel.solver import Status
+from cpmodel.solver import Status, is_count, stat_text
 
 # Times below a millisecond are timer noise and process jitter; flooring them
 # keeps a ratio of two trivial runs from reading as 50x.
@@ -253,16 +253,13 @@ def counters_table(records: Sequence[Record], solvers: Sequence[str]) -> str | N
         cells = []
         for stat in keys:
             values = [r.stats[stat] for r in mine if stat in r.stats]
-            cells += [_number(statistics.median(values)) if values else "–",
-                      _number(statistics.fmean(values)) if values else "–"]
+            count = is_count(stat, values)
+            cells += [stat_text(statistics.median(values), count=count, grouped=True) if values else "–",
+                      stat_text(statistics.fmean(values), count=count, grouped=True) if values else "–"]
         late = [r.wall_s - r.time_limit_s for r in timeouts if r.solver == solver]  # type: ignore[operator]
         cells += [str(len(late)), f"{max(late):+.3f}" if late else "–"]
         lines.append(f"| {solver} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
-
-
-def _number(value: float) -> str:
-    return f"{value:,.0f}" if abs(value) >= 100 else f"{value:.3f}"
 
 
 def markdown_report(records: Sequence[Record], summaries: Summaries, disagreements: Sequence[Disagreement],

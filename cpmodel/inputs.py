@@ -4,7 +4,8 @@ Covers: `read_bytes_bounded` and `read_text_bounded` (regular files only,
 so a FIFO or `/dev/zero` is refused without blocking; at most a given
 number of bytes; UTF-8 errors naming the line), `loads_json_bounded`
 (nesting depth checked before the parser recurses, integers of bounded
-digits, no NaN/Infinity), `check_digits` (a numeric string short enough for
+digits, no NaN/Infinity, no key given twice in one object — json would keep
+the last silently), `check_digits` (a numeric string short enough for
 `int()`), `parse_whole_number` (ASCII digits, counted before conversion,
 within a range: a vertex id of 10⁹ must not become a 10⁹-entry list),
 `text_lines` (lines split on
@@ -40,6 +41,8 @@ MAX_JSON_DEPTH = 32
 SHOWN_CHARS = 60
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A string (a key when a colon follows it) or a bracket: enough to walk JSON's objects.
+_KEY_OR_BRACKET = re.compile(f"({_STRING.pattern})(\\s*:)?|[\\[\\]{{}}]", re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = str.maketrans({"[": "1", "{": "1", "]": "2", "}": "2"})
 _DELTA = {"1": 1, "2": -1}
@@ -137,6 +140,43 @@ def json_depth(text: str) -> int:
     return max(accumulate(map(_DELTA.__getitem__, brackets)), default=0)
 
 
+class _DuplicateKey(Exception):
+    """A key given twice in one JSON object (raised from the parser's object hook)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object hook: the object as a dict, refusing a key given twice (json keeps the last, silently)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return found
+
+
+def duplicate_key_line(text: str) -> int | None:
+    """The line of the first key that repeats a key of its own object in JSON `text`, if any.
+
+    Walks strings and brackets only, so it runs after the parser has found a duplicate and
+    the text is known to be valid JSON.
+    """
+    objects: list[set[str] | None] = []  # per open bracket: the keys of an object, None for an array
+    for match in _KEY_OR_BRACKET.finditer(text):
+        token = match.group()
+        if token in "{[":
+            objects.append(set() if token == "{" else None)
+        elif token in "}]":
+            objects.pop()
+        elif match.group(2) and objects and objects[-1] is not None:
+            key = json.loads(match.group(1))
+            if key in objects[-1]:
+                return text.count("\n", 0, match.start()) + 1
+            objects[-1].add(key)
+    return None
+
+
 def loads_json_bounded(text: str, what: str, max_depth: int = MAX_JSON_DEPTH, *,
                        source: str | None = None) -> Any:
     """`json.loads(text)`, refusing deep nesting, huge integers and NaN/Infinity with an InputError."""
@@ -152,7 +192,10 @@ def loads_json_bounded(text: str, what: str, max_depth: int = MAX_JSON_DEPTH, *,
         raise InputError(f"{name} is not a JSON number; expected a {what}", source=source)
 
     try:
-        return json.loads(text, parse_int=parse_int, parse_constant=parse_constant)
+        return json.loads(text, parse_int=parse_int, parse_constant=parse_constant, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise InputError(f"key {shown(exc.args[0])} appears twice in one object; a {what} gives each key once",
+                         source=source, line=duplicate_key_line(text)) from None
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg} (column {exc.colno}); expected a {what}",
                          source=source, line=exc.lineno) from None

@@ -1,6 +1,7 @@
 """The solver protocol, the result type and the registry of solvers.
 
-Covers: `Status`, `SolveResult`, the `Solver` protocol every solver follows,
+Covers: `Status`, `SolveResult` and its stats written as text (`stat_text`,
+`stats_text`: a count as a whole number), the `Solver` protocol every solver follows,
 and the registry that maps (family, name) to a solver, with variant specs such
 as ``reference:select=domwdeg,inference=ac3``. Leaves out: any solving; each
 solver lives in its own module and is imported only when asked for, so that
@@ -57,6 +58,33 @@ class SolveResult:
     stats: dict[str, int | float] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     optimal: bool | None = None
+
+
+# --- stats as text ------------------------------------------------------------------
+
+# A stat named with this suffix is seconds; every other stat whose values are whole numbers counts
+# something (nodes, conflicts, table rows), and a count reads as a whole number even after a median.
+SECONDS_SUFFIX = "_s"
+
+
+def is_count(name: str, values: Iterable[int | float]) -> bool:
+    """Whether the stat `name` with these values counts something (see `SECONDS_SUFFIX`)."""
+    return not name.endswith(SECONDS_SUFFIX) and all(
+        isinstance(v, int) or (isinstance(v, float) and v.is_integer()) for v in values)
+
+
+def stat_text(value: int | float, *, count: bool, grouped: bool = False) -> str:
+    """A stat as text: a count as a whole number, anything else to 3 decimals (whole past 100);
+    `grouped` puts thousands separators in, for tables."""
+    comma = "," if grouped else ""
+    if count or abs(value) >= 100:
+        return f"{round(value):{comma}}"
+    return f"{value:{comma}.3f}"
+
+
+def stats_text(stats: Mapping[str, int | float]) -> str:
+    """A solver's stats as `name=value` pairs, for the commands' one-line reports."""
+    return " ".join(f"{k}={stat_text(v, count=is_count(k, [v]))}" for k, v in stats.items())
 
 
 @runtime_checkable

@@ -41,6 +41,7 @@ from cpmodel.slider.board import (
     random_walk,
     validate_state,
 )
+from cpmodel.slider.drawing import with_layout
 from cpmodel.slider.verify import verify
 from cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec, require_usable
 from cpmodel.store import attach_tables
@@ -156,9 +157,12 @@ class SliderPackSpec:
             raise InputError(f"--depth {self.depth_min}..{self.depth_max}: expected 0 <= MIN <= MAX <= "
                              f"{MAX_PACK_DEPTH}")
         if self.board_json is None and Path(self.board).exists():  # a file: load_board's own test
-            board = load_board(self.board)
+            # Drawn here, once, when the file has no layout: every export draws the board, so a
+            # missing layout must not first show when the finished puzzles are exported.
+            board = with_layout(load_board(self.board))
             object.__setattr__(self, "board_json", json.dumps({"name": board.label, **board.to_json()}))
         self.check_depth_bins()
+        self.check_exports()
 
     @property
     def solver_spec(self) -> str:
@@ -199,6 +203,20 @@ class SliderPackSpec:
             if depth >= len(found.layers) and found.complete:
                 raise InputError(f"{depths}: no start on {self.board} is {depth} moves from the goal; the farthest "
                                  f"is {len(found.layers) - 1}")
+
+    def check_exports(self) -> None:
+        """Export the board once, at its goal, as every finished puzzle will be exported: whatever
+        an export needs of the board is refused here, before any job, not after the puzzles."""
+        from generators.export.bundle import export_all  # the exporters load only for a pack
+
+        board = self.load_board()
+        goal = default_goal(board, self.blanks)
+        trial = slider_puzzle(SliderProblem(board, goal, goal, self.blanks), [], puzzle_id="0000", solver="",
+                              stats={}, seed=self.seed)
+        try:
+            export_all(trial)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"the board cannot be exported: {shown(str(exc))}", source=self.board) from None
 
     # -- the job -------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from mobius.exits import EXIT_DISAGREEMENT
-from mobius.options import MAX_TIME_LIMIT_S, finite
+from mobius.options import time_limit_option
 
 if TYPE_CHECKING:
     from benchmarks.harness import Record
@@ -37,9 +37,8 @@ SolversOpt = Annotated[Optional[str], typer.Option(
     "--solvers", help="Solver specs separated by ',' or ';'. A ',' followed by key=value continues the options "
                       "of the solver before it: 'reference:select=mrv,inference=fc,cpsat:workers=2' is two "
                       "solvers. Default: the suite's solvers.")]
-TimeLimitOpt = Annotated[Optional[float], typer.Option(
-    "--time-limit", min=0.001, max=MAX_TIME_LIMIT_S, callback=finite, help="Seconds per run (the solver's own limit; a hard backstop kills it a little later). "
-                         "Default: the suite's.")]
+TimeLimitOpt = Annotated[Optional[float], time_limit_option(
+    "Seconds per run, the solver's own limit (a hard backstop kills it a little later); the suite's by default")]
 RepeatsOpt = Annotated[int, typer.Option("--repeats", min=1, max=MAX_REPEATS,
                                          help="Runs per instance and solver (seed + repeat).")]
 JobsOpt = Annotated[int, typer.Option("--jobs", min=1, max=MAX_JOBS,
@@ -49,7 +48,11 @@ SeedOpt = Annotated[int, typer.Option("--seed", min=0, max=2**64 - 1,
 BaselineOpt = Annotated[Optional[str], typer.Option(
     "--baseline", help="The solver spec the report compares against. Default: the first solver.")]
 InstancesOpt = Annotated[Optional[str], typer.Option(
-    "--instances", help="Only instances whose name matches one of these comma-separated patterns, e.g. '15.*,05.01'.")]
+    "--instances", help="Only the instances whose name matches one of these comma-separated shell-style patterns "
+                        "(* any characters, ? one, [0-4] one of a set), e.g. '15.*,05.01' (van Beek grids), "
+                        "'korf-00?' or 'ring-d[12]?-*'. Names are not file paths: 'ring-d8-0', 'korf-001', "
+                        "'05.01' for benchmarks/data/crossword/vanbeek/05.01.txt. Quote the list, as here, so "
+                        "the shell passes * and ? on instead of matching them against files.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Directory for records.csv/json, report.md and the plots.")]
 
 

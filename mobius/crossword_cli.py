@@ -13,9 +13,9 @@ from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
 from cpmodel.errors import InputError
-from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
+from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names, stats_text
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
-from mobius.options import MAX_TIME_LIMIT_S, finite
+from mobius.options import time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
 app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.", rich_markup_mode=None,
@@ -56,8 +56,8 @@ def fill_command(
     dictionary: Annotated[str, typer.Option("--dict", help="Word list: en, en-small, words, or a file.")] = "en",
     solver: Annotated[str, typer.Option(help="reference or cpsat (options: name:key=value,...).")] = "reference",
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, max=MAX_TIME_LIMIT_S, callback=finite,
-                                                        help="Seconds for the whole solve, set-up included.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option(
+        "Seconds for the whole solve, set-up included")] = None,
     min_score: Annotated[int, typer.Option("--min-score", min=0, max=100, help="Skip words scored lower.")] = 0,
     min_length: MinLengthOpt = DEFAULT_MIN_LENGTH,
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats", help="Let a word fill two lights.")] = False,
@@ -131,7 +131,7 @@ def fill_command(
         }))
     else:
         typer.echo(f"{status} by {result.solver} in {result.wall_s:.2f} s  "
-                   + " ".join(f"{k}={v}" for k, v in result.stats.items()))
+                   + stats_text(result.stats))
         if note or clued_only:
             typer.echo(note or use.summary(), err=True)
         if fill:

@@ -1,13 +1,17 @@
 """Checks shared by the options of several commands.
 
-Covers: the ceiling on seconds and `finite`, the callback that refuses nan
-(which passes every range check) in a time limit; `one_line`, the callback
-that keeps a title, author or copyright notice to one printable line of
-bounded length. Leaves out: the options themselves, declared beside their
-commands.
+Covers: the one `--time-limit` of every command (`time_limit_option`: finite
+seconds greater than 0 and at most `MAX_TIME_LIMIT_S`, so nan, inf, 0 and
+negatives are refused alike with one line naming the value), and `finite`,
+the callback that refuses nan (which passes every range check) in other
+numbers of seconds; `one_line`, the callback that keeps a title, author or
+copyright notice to one printable line of bounded length. Leaves out: the
+options themselves, declared beside their commands.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import typer
 
@@ -15,6 +19,7 @@ import typer
 MAX_TIME_LIMIT_S = 86400.0
 # A title, author or copyright notice heads a page or sits in its margin on one line; past this it is not one.
 MAX_CREDIT_CHARS = 80
+TIME_LIMIT_RULE = f"greater than 0, at most {MAX_TIME_LIMIT_S:,.0f}"
 
 
 def finite(value: float | None) -> float | None:
@@ -35,3 +40,16 @@ def one_line(value: str | None) -> str | None:
     if len(text) > MAX_CREDIT_CHARS:
         raise typer.BadParameter(f"expected at most {MAX_CREDIT_CHARS} characters, got {len(text)}")
     return text
+
+
+def time_limit(value: float | None) -> float | None:
+    """A typer callback: `value` within `TIME_LIMIT_RULE` (None: no limit)."""
+    # nan fails every comparison, so it is refused here with inf, 0 and the negatives.
+    if value is not None and not 0 < value <= MAX_TIME_LIMIT_S:
+        raise typer.BadParameter(f"expected seconds {TIME_LIMIT_RULE}, got {value:g}")
+    return value
+
+
+def time_limit_option(what: str) -> Any:
+    """The `--time-limit` option of a command; `what` says what the seconds bound."""
+    return typer.Option("--time-limit", callback=time_limit, help=f"{what} ({TIME_LIMIT_RULE}).")

@@ -26,7 +26,7 @@ import typer
 
 from cpmodel.errors import InputError
 from mobius.exits import EXIT_INTERRUPTED
-from mobius.options import MAX_TIME_LIMIT_S, finite, one_line
+from mobius.options import MAX_TIME_LIMIT_S, finite, one_line, time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
 app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True, rich_markup_mode=None)
@@ -58,10 +58,6 @@ TitleOpt = Annotated[str, typer.Option("--title", callback=one_line,
 AuthorOpt = Annotated[str, typer.Option("--author", callback=one_line, help="Author (setter) in every format.")]
 CopyrightOpt = Annotated[str, typer.Option("--copyright", callback=one_line,
                                            help='Copyright notice as printed, e.g. "© 2026 A. Setter".')]
-
-
-def _time_limit_option(what: str) -> Any:
-    return typer.Option("--time-limit", min=0.1, max=MAX_TIME_LIMIT_S, callback=finite, help=f"Seconds {what}.")
 
 
 def say(message: str) -> None:
@@ -179,7 +175,7 @@ def crossword_command(
     solver: Annotated[str, typer.Option("--solver", help="reference or cpsat (name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, _time_limit_option("per fill attempt")] = 10.0,
+    time_limit: Annotated[float, time_limit_option("Seconds per fill attempt")] = 10.0,
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats",
                                                 help="Answers may recur across the pack (never within a puzzle); "
                                                      "unused words are still preferred.")] = False,
@@ -245,7 +241,7 @@ def slider_command(
                                                          "bfs with several blanks).")] = "",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, _time_limit_option("per solve")] = 60.0,
+    time_limit: Annotated[float, time_limit_option("Seconds per solve")] = 60.0,
     title: TitleOpt = "",
     author: AuthorOpt = "",
     copyright: CopyrightOpt = "",

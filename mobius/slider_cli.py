@@ -33,8 +33,10 @@ from cpmodel.solver import (
     default_slider_solver,
     get_solver,
     require_usable,
+    stats_text,
 )
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
+from mobius.options import time_limit_option
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
     from cpmodel.slider.group import BoardFacts
@@ -97,7 +99,7 @@ def format_state(state: tuple[int, ...]) -> str:
 
 
 def format_stats(stats: dict[str, int | float]) -> str:
-    return "stats: " + " ".join(f"{k}={v}" for k, v in stats.items())
+    return "stats: " + stats_text(stats)
 
 
 # --- solve ---------------------------------------------------------------------------
@@ -152,7 +154,7 @@ def solve_command(
     blanks: Annotated[int, typer.Option("--blanks", min=1, help="Number of interchangeable blanks (0s).")] = 1,
     solver: Annotated[Optional[str], typer.Option(
         help="bfs, astar, idastar or cpsat (options: name:key=value,…). Default: idastar, bfs for K > 1.")] = None,
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option("Seconds")] = None,
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
     as_json: JsonOpt = False,
 ) -> None:
@@ -240,7 +242,7 @@ def prepare_command(
     goal: GoalOpt = None,
     engine: Annotated[str, typer.Option(
         "--engine", help="compiled (the solvers' default) or python: whose tables to build.")] = "compiled",
-    time_limit: Annotated[Optional[float], typer.Option("--time-limit", min=0, help="Seconds.")] = None,
+    time_limit: Annotated[Optional[float], time_limit_option("Seconds")] = None,
 ) -> None:
     """Build the pattern databases of BOARD into the cache, with a progress bar. An interrupted build
     (Ctrl-C, the time limit) keeps what it did; the same command continues it."""
@@ -248,8 +250,9 @@ def prepare_command(
 
     from generators.cache import user_cache_dir, user_store
 
-    from cpmodel.slider.heuristics import make_heuristic, resolve_partition
+    from cpmodel.slider.heuristics import check_engine, make_heuristic, resolve_partition
 
+    check_engine(engine, "--engine")
     loaded = load_board(board)
     goal_state = default_goal(loaded) if goal is None else parse_state(goal, loaded, "goal")
     groups = resolve_partition(loaded, goal_state, partition, engine)

@@ -132,7 +132,7 @@ def parse_text(text: str, source: str = "<text>") -> Grid:
     surface_name = "plane"
     rows: list[str] = []
     bar_rows: list[str] = []
-    first_row_line = bar_line = 0
+    first_row_line = bar_line = surface_line = 0
     section = "grid"
     for number, raw in enumerate(text_lines(text), start=1):
         # Only spaces and tabs are trimmed: any other control character is reported.
@@ -141,8 +141,14 @@ def parse_text(text: str, source: str = "<text>") -> Grid:
         if not line or line.startswith("# ") or line.startswith("//"):
             continue
         key, colon, value = line.partition(":")
-        if colon and key.strip().lower() == "surface" and not rows:
-            surface_name = value.strip()
+        if colon and key.strip().lower() == "surface":
+            if rows:
+                raise InputError(f"'surface:' line after the rows; it goes before the first row (line "
+                                 f"{first_row_line})", source=source, line=number)
+            if surface_line:  # the second would silently win over the first
+                raise InputError(f"a second 'surface:' line ({shown(value.strip())}); the surface is given once, "
+                                 f"on line {surface_line}", source=source, line=number)
+            surface_name, surface_line = value.strip(), number
             try:
                 surface(surface_name)
             except KeyError as exc:
@@ -291,10 +297,11 @@ def _read_qxw_square(line: str, number: int, source: str, width: int, height: in
                          source=source, line=number) from None
     if not (0 <= x < width and 0 <= y < height):
         return None  # Qxw itself ignores squares outside the grid
+    letter = _qxw_letter(parts[6] if len(parts) > 6 else WHITE, WHITE, "SQ", source, number)
     if flags & (_QXW_BLOCK | _QXW_CUTOUT):
         cells[y][x] = BLOCK
-    elif len(parts) > 6 and len(parts[6]) == 1 and "A" <= parts[6].upper() <= "Z":
-        cells[y][x] = parts[6].upper()
+    elif letter is not None:
+        cells[y][x] = letter
     if bars & 1:
         bars_right.add((x, y))
     if bars & 2:
@@ -318,10 +325,25 @@ def _read_qxw_content(line: str, number: int, source: str, width: int, height: i
         x, y, d = _qxw_int(parts[1]), _qxw_int(parts[2]), _qxw_int(parts[3])
     except ValueError:
         raise InputError(f"malformed SQCT line {shown(line)}", source=source, line=number) from None
-    content = parts[4].strip().strip('"')
-    if d == 0 and 0 <= x < width and 0 <= y < height and cells[y][x] != BLOCK \
-            and len(content) == 1 and "A" <= content.upper() <= "Z":
-        cells[y][x] = content.upper()
+    if d != 0 or not (0 <= x < width and 0 <= y < height):
+        return  # another direction's content, or a square Qxw itself ignores
+    letter = _qxw_letter(parts[4].strip().strip('"'), "", "SQCT", source, number)
+    if cells[y][x] != BLOCK and letter is not None:
+        cells[y][x] = letter
+
+
+def _qxw_letter(content: str, empty: str, kind: str, source: str, number: int) -> str | None:
+    """The letter a Qxw cell holds (upper-cased), None for `empty`; InputError for anything else.
+
+    A digit, an accented letter or a multi-character cell cannot be a letter of a fill here;
+    dropping it would turn a prefilled cell into a free one without a word.
+    """
+    if content == empty:
+        return None
+    if len(content) == 1 and "A" <= content.upper() <= "Z":
+        return content.upper()
+    raise InputError(f"{kind} cell content {shown(content)}: expected one letter A-Z (or {shown(empty)} for none)",
+                     source=source, line=number)
 
 
 # --- files -------------------------------------------------------------------------

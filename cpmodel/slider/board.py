@@ -130,7 +130,8 @@ def _validate_graph(n: int, edges: tuple[tuple[int, int], ...], source: str) -> 
 
 # --- presets -----------------------------------------------------------------
 
-def _circle(n: int, radius: float = 1.0, phase: float = math.pi / 2) -> list[tuple[float, float]]:
+def circle_points(n: int, radius: float = 1.0, phase: float = math.pi / 2) -> list[tuple[float, float]]:
+    """n points on a circle, vertex 0 at the top (phase π/2), clockwise; rounded to 6 decimals."""
     return [(round(radius * math.cos(phase - 2 * math.pi * i / n), 6),
              round(radius * math.sin(phase - 2 * math.pi * i / n), 6)) for i in range(n)]
 
@@ -138,7 +139,7 @@ def _circle(n: int, radius: float = 1.0, phase: float = math.pi / 2) -> list[tup
 def ring() -> Board:
     """Vertices 0–7 in a cycle, hub 8 joined to 0, 2, 4, 6."""
     edges = [(i, (i + 1) % 8) for i in range(8)] + [(8, i) for i in (0, 2, 4, 6)]
-    return Board(9, tuple(edges), tuple(_circle(8) + [(0.0, 0.0)]), label="ring")
+    return Board(9, tuple(edges), tuple(circle_points(8) + [(0.0, 0.0)]), label="ring")
 
 
 def grid(rows: int, cols: int) -> Board:
@@ -157,7 +158,7 @@ def grid(rows: int, cols: int) -> Board:
 
 def cycle(n: int) -> Board:
     """The n-cycle, n ≥ 3."""
-    return Board(n, tuple((i, (i + 1) % n) for i in range(n)), tuple(_circle(n)), label=f"cycle:{n}")
+    return Board(n, tuple((i, (i + 1) % n) for i in range(n)), tuple(circle_points(n)), label=f"cycle:{n}")
 
 
 def path(n: int) -> Board:
@@ -168,14 +169,14 @@ def path(n: int) -> Board:
 def theta0() -> Board:
     """A hexagon 0–5 plus a centre 6 joined to the opposite vertices 0 and 3."""
     edges = [(i, (i + 1) % 6) for i in range(6)] + [(6, 0), (6, 3)]
-    return Board(7, tuple(edges), tuple(_circle(6) + [(0.0, 0.0)]), label="theta0")
+    return Board(7, tuple(edges), tuple(circle_points(6) + [(0.0, 0.0)]), label="theta0")
 
 
 def petersen() -> Board:
     """Outer 5-cycle 0–4, inner pentagram 5–9, spokes i–(i+5)."""
     edges = ([(i, (i + 1) % 5) for i in range(5)] + [(5 + i, 5 + (i + 2) % 5) for i in range(5)]
              + [(i, i + 5) for i in range(5)])
-    return Board(10, tuple(edges), tuple(_circle(5) + _circle(5, 0.5)), label="petersen")
+    return Board(10, tuple(edges), tuple(circle_points(5) + circle_points(5, 0.5)), label="petersen")
 
 
 PRESET_NAMES = ("ring", "grid:RxC", "cycle:N", "theta0", "path:N", "petersen")
@@ -263,7 +264,14 @@ def _json_layout(value: object, n: int, source: str) -> tuple[tuple[float, float
         if not (isinstance(point, list) and len(point) == 2 and all(_is_number(x) for x in point)):
             raise InputError(f'each "layout" point must be [x, y] with finite numbers, got {shown(point)}',
                              source=source)
-    return tuple((float(x), float(y)) for x, y in value)
+    points = tuple((float(x), float(y)) for x, y in value)
+    first_at: dict[tuple[float, float], int] = {}
+    for vertex, point in enumerate(points):
+        if point in first_at:  # drawn on top of each other: one tile would hide the other
+            raise InputError(f'"layout" puts vertices {first_at[point]} and {vertex} at the same point '
+                             f'{list(point)}; expected a distinct point per vertex', source=source)
+        first_at[point] = vertex
+    return points
 
 
 def _json_text(value: object, what: str, source: str) -> str:

@@ -183,9 +183,17 @@ def grid_shape(board: Board) -> tuple[int, int] | None:
     return shape
 
 
+def check_engine(engine: str, what: str = "engine") -> str:
+    """`engine` if it is one of `ENGINES`; else an InputError naming `what` (an option) and the choices."""
+    if engine not in ENGINES:
+        raise InputError(f"{what} {engine!r}: expected one of {', '.join(ENGINES)}")
+    return engine
+
+
 def default_partition(board: Board, goal: State, engine: str = "compiled") -> Partition:
     """The engine's preset on 3×3 and 4×4 grids, consecutive vertices elsewhere; as tile groups."""
     shape = grid_shape(board) or (0, 0)
+    check_engine(engine)
     preset_name = DEFAULT_PRESETS[engine].get(shape)
     if preset_name is not None:
         return _tile_groups(goal, GRID_PRESETS[shape][preset_name])
@@ -262,8 +270,7 @@ def make_heuristic(name: str, board: Board, goal: State, *, engine: str = "compi
     """
     if name not in HEURISTIC_NAMES:
         raise InputError(f"unknown heuristic {name!r}; expected one of {', '.join(HEURISTIC_NAMES)}")
-    if engine not in ENGINES:
-        raise InputError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+    check_engine(engine)
     mirror = transpose_map(board, goal) if reflect and name == "pdb" else None
     if name == "pdb":
         partition = default_partition(board, goal, engine) if partition is None else partition

@@ -15,7 +15,8 @@ circles, text) in points with y growing downwards, and the figures of
   right only (Möbius strip, cylinder), with a glue tab and instructions
   and, with `caption`, a title (a booklet page titles it itself);
 - a slider board (`slider_figure`), start and goal side by side, tiles
-  numbered and the blank left empty.
+  numbered and the blank left empty; a board without a layout is drawn by
+  `cpmodel.slider.drawing`, as packs draw it.
 
 Text positions are baselines; the writers place text exactly there, so the
 SVG and the PDF of one figure look the same. Notes are wrapped by an
@@ -31,6 +32,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from cpmodel.slider.drawing import drawn_layout
 from generators.export import (
     ExportError,
     Puzzle,
@@ -328,9 +330,8 @@ def slider_figure(puzzle: Puzzle, *, panels: Sequence[str] = ("start", "goal")) 
     """The slider board once per panel ("start", "goal"), tiles numbered."""
     require_kind(puzzle, "slider")
     board = puzzle["board"]
-    layout = board.get("layout")
-    if not layout:
-        raise ValueError(f"slider puzzle {puzzle['id']}: the board has no layout to draw it from")
+    # A puzzle file written by hand may carry a bare edge list: drawn as a pack would draw it.
+    layout = board.get("layout") or drawn_layout(board["vertices"], [tuple(e) for e in board["edges"]])
     points = _normalised(layout)
     span_x = max(x for x, _ in points)
     span_y = max(y for _, y in points)

@@ -25,7 +25,7 @@ from benchmarks import qxw as qxw_module
 from benchmarks.harness import (Job, Record, RunConfig, check_agreement, make_record, parse_solver_list,
                                 plan_solvers, run_jobs)
 from benchmarks.qxw import QxwSolver, find_qxw
-from benchmarks.report import instance_times, markdown_table, median_ratio, summarise, write_outputs
+from benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
 from benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
@@ -325,3 +325,11 @@ def test_mobius_bench_quick_runs_every_solver_and_they_agree(tmp_path: Path) -> 
     assert any(r.family == SLIDER for r in records) and any(r.family == CROSSWORD for r in records)
     assert all(r.verified for r in records if r.status == "SOLVED")
     assert (tmp_path / "report.md").read_text(encoding="utf-8").count("| Solver |") == 2
+
+
+def test_counters_read_as_whole_numbers_and_seconds_keep_their_decimals() -> None:
+    runs = [record("a", f"i{n}", stats={"nodes": nodes, "setup_s": setup}) for n, (nodes, setup) in
+            enumerate([(11, 0.25), (12, 0.5), (13, 0.75), (1_500, 1.25)])]
+    row = counters_table(runs, ["a"]).splitlines()[2]
+    # nodes: median 12.5 and mean 384 of counts; setup_s: median 0.625 and mean 0.6875 seconds.
+    assert row == "| a | 12 | 384 | 0.625 | 0.688 | 0 | – |"

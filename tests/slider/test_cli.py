@@ -92,7 +92,7 @@ def test_solve_unreachable_is_decided_before_any_search() -> None:
 
 def test_solve_timeout_exits_3() -> None:
     start = scramble("grid:3x3", 30, seed=5)
-    result = run("solve", "grid:3x3", "--start", text(start), "--solver", "cpsat", "--time-limit", "0", "--json")
+    result = run("solve", "grid:3x3", "--start", text(start), "--solver", "cpsat", "--time-limit", "0.001", "--json")
     assert result.exit_code == 3, result.output
     out = json.loads(result.stdout)
     assert (out["status"], out["moves"], out["optimal"]) == ("TIMEOUT", None, False)

@@ -303,7 +303,7 @@ def test_a_store_keeps_the_tables_unless_cache_is_off(tmp_path: Path) -> None:
 def test_prepare_builds_the_tables_into_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     stopped = CliRunner().invoke(app, ["slider", "prepare", "grid:2x4", "--partition", "1-2-3-4-5/6-7",
-                                       "--time-limit", "0"])
+                                       "--time-limit", "0.001"])
     assert stopped.exit_code == 3 and "run the same command to continue" in stopped.stderr
     result = CliRunner().invoke(app, ["slider", "prepare", "grid:2x4", "--partition", "1-2-3-4-5/6-7"])
     assert result.exit_code == 0, result.output
