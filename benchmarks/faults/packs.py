@@ -1,0 +1,323 @@
+"""The `packs` fault family: pack directories that two runs, changed inputs, damaged files or kill -9 meet.
+
+Covers four kinds of case, taken in turn, on a slider pack (a ring board
+read from a file) and a crossword pack (7×5 Möbius strip, with `--dict`,
+`--clues`, `--ban` and `--allow` files), each compared with an
+uninterrupted reference run of the same command:
+
+- `concurrent`: two packs of different seeds started into one new directory
+  a random moment apart: exactly one is made (exit 0, its files and manifest
+  all its own, byte-identical to the reference when it is the reference's
+  seed) and the other is refused in one line (exit 2);
+- `changed --OPTION`: an interrupted pack (random puzzle files deleted)
+  resumed after one of its input files changed: refused in one line naming
+  the option (exit 2), nothing in the directory touched;
+- `swapped|edited|deleted|truncated puzzles`: puzzle files of a finished
+  pack damaged so, then `--resume`: exit 0, byte-identical to the reference,
+  the undamaged files not written again;
+- `kill -9`: the pack's process group killed at a random moment of its run,
+  then `--resume`: exit 0, byte-identical to the reference.
+
+Every run must end in exit 0, 2, 3 or 130, with no traceback and, when not
+0, one line on stderr (a finished pack prints its summary lines).
+
+Leaves out: the short cases, which the tests hold (tests/generators/test_pack_safety.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmarks.faults import Outcome
+
+NAME = "packs"
+DESCRIPTION = ("pack directories: two runs at once, resume after a changed input, damaged puzzle files, "
+               "kill -9 then resume")
+
+DOCUMENTED_EXITS = (0, 2, 3, 130)
+RUN_LIMIT_S = 600
+# The second of two concurrent packs starts up to this long after the first
+# (a run loads its inputs for a second or two before it takes the directory).
+MAX_STAGGER_S = 4.0
+CROSSWORD_COUNT = 4
+SLIDER_COUNT = 6
+
+
+@dataclass
+class Kind:
+    """A kind of pack: its command (without --out and --seed), its input files, and its reference."""
+
+    name: str
+    args: list[str]
+    inputs: dict[str, Path]
+    seed: int
+    reference: Path
+    wall_s: float = 0.0  # how long the reference took: kills fall within it
+
+    def command(self, out: Path, seed: int | None = None, inputs: dict[str, Path] | None = None) -> list[str]:
+        chosen = {**self.inputs, **(inputs or {})}
+        files = [str(a) for option, path in chosen.items() for a in (option, path)]
+        return [*self.args, *files, "--seed", str(self.seed if seed is None else seed), "--out", str(out)]
+
+
+@dataclass
+class Fixtures:
+    workdir: Path
+    seed: int
+    kinds: dict[str, Kind] = field(default_factory=dict)
+
+    def kind(self, name: str) -> Kind:
+        """The kind's reference pack, made on first use."""
+        if name not in self.kinds:
+            self.kinds[name] = _make_reference(name, self.workdir / "reference", self.seed)
+        return self.kinds[name]
+
+
+# The runs' environment: their table cache in the work directory, never the user's.
+_ENV: dict[str, str] = {}
+
+
+def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
+    _ENV.clear()
+    _ENV.update(os.environ, XDG_CACHE_HOME=str(workdir / "cache"))
+    rng = random.Random(seed)
+    fixtures = Fixtures(workdir, seed)
+    outcomes = []
+    for number in range(cases):
+        case = CASES[number % len(CASES)]
+        where = workdir / f"case-{number:03d}"
+        where.mkdir()
+        outcomes.append(case(fixtures, rng, where))
+        shutil.rmtree(where, ignore_errors=True)
+    return outcomes
+
+
+# --- the reference packs ------------------------------------------------------------------
+
+def _make_reference(name: str, where: Path, seed: int) -> Kind:
+    from cpmodel.slider.board import load_board
+    from dictionaries import load
+
+    files = where / f"{name}-inputs"
+    files.mkdir(parents=True, exist_ok=True)
+    if name == "slider":
+        board = files / "ring.json"
+        board.write_text(json.dumps(load_board("ring").to_json()))
+        kind = Kind(name, ["pack", "slider", "--count", str(SLIDER_COUNT), "--depth", "3..8", "--workers", "1"],
+                    {"--board": board}, seed, where / name)
+    else:
+        inputs = {"--dict": files / "words.txt", "--clues": files / "clues.tsv", "--ban": files / "ban.txt",
+                  "--allow": files / "allow.txt"}
+        inputs["--dict"].write_text(load("en", min_score=30).to_text())
+        inputs["--clues"].write_text("AREA\tRegion\nQUIXE\tA made-up word\n")
+        inputs["--ban"].write_text("ERA\n")
+        inputs["--allow"].write_text("QUIXE\n")
+        kind = Kind(name, ["pack", "crossword", "--count", str(CROSSWORD_COUNT), "--width", "7", "--height", "5",
+                           "--workers", "2"], inputs, seed, where / name)
+    started = time.monotonic()
+    result = _mobius(kind.command(kind.reference))
+    if result.returncode != 0:
+        raise RuntimeError(f"the {name} reference pack failed: {result.stderr.strip()}")
+    kind.wall_s = time.monotonic() - started
+    return kind
+
+
+# --- running the tool and judging what it did ---------------------------------------------------
+
+def _mobius(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True,
+                          timeout=RUN_LIMIT_S, env=_ENV)
+
+
+def _start(args: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "mobius", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, env=_ENV)
+
+
+def _end(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    """A started run's exit code and stderr, once it ends."""
+    _, stderr = proc.communicate(timeout=RUN_LIMIT_S)
+    return proc.returncode, stderr
+
+
+def _misbehaviour(code: int | None, stderr: str) -> str:
+    """What breaks the promises every run keeps ("" if none)."""
+    if code not in DOCUMENTED_EXITS:
+        return f"exit {code} is not documented"
+    if "Traceback" in stderr:
+        return "a traceback: " + stderr.strip().splitlines()[-1]
+    lines = stderr.strip().splitlines()
+    if code != 0 and len(lines) != 1:
+        return f"{len(lines)} lines on stderr with exit {code}"
+    return ""
+
+
+def _puzzles(out: Path) -> dict[str, bytes]:
+    folder = out / "puzzles"
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())} if folder.is_dir() else {}
+
+
+def _snapshot(out: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(out)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def _same_as_reference(out: Path, kind: Kind) -> str:
+    """How the pack in `out` differs from the reference ("" if byte-identical and complete)."""
+    mine, reference = _puzzles(out), _puzzles(kind.reference)
+    differing = sorted(name for name in mine.keys() | reference.keys() if mine.get(name) != reference.get(name))
+    if differing:
+        return f"{len(differing)} files differ from the uninterrupted run, e.g. {differing[0]}"
+    manifest = json.loads((out / "manifest.json").read_text())
+    return "" if manifest.get("status") == "complete" else f"the manifest says {manifest.get('status')}"
+
+
+def _outcome(case: str, code: int | None, stderr: str, wrong: str) -> Outcome:
+    problem = _misbehaviour(code, stderr) or wrong
+    return Outcome(NAME, case, code, not problem, problem)
+
+
+# --- the cases --------------------------------------------------------------------------
+
+def concurrent(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
+    kind = fixtures.kind(rng.choice(["slider", "crossword"]))
+    out = where / "pack"
+    first = _start(kind.command(out))
+    time.sleep(rng.uniform(0.0, MAX_STAGGER_S))
+    second = _start(kind.command(out, seed=kind.seed + 1))
+    ends = [_end(proc) for proc in (first, second)]
+    case = f"concurrent {kind.name}"
+    for code, stderr in ends:
+        if _misbehaviour(code, stderr):
+            return _outcome(case, code, stderr, "")
+    codes = [code for code, _ in ends]
+    if sorted(codes) != [0, 2]:
+        return _outcome(case, codes[1], ends[1][1], f"exit codes {codes}: expected one run made and one refused")
+    refused = ends[codes.index(2)][1]
+    if "being written by another run" not in refused and "already holds a pack" not in refused:
+        return _outcome(case, 2, refused, f"refused for another reason: {refused.strip()}")
+    winner_seed = kind.seed if codes[0] == 0 else kind.seed + 1
+    manifest = json.loads((out / "manifest.json").read_text())
+    if manifest["seed"] != winner_seed:
+        return _outcome(case, 2, refused, f"the manifest says seed {manifest['seed']}, the run made seed {winner_seed}")
+    wrong = _hashes_disagree(out, manifest) or (_same_as_reference(out, kind) if winner_seed == kind.seed else "")
+    return _outcome(case, 2, refused, wrong)
+
+
+def _hashes_disagree(out: Path, manifest: dict) -> str:
+    import hashlib
+
+    for number, digest in manifest["puzzle_sha256"].items():
+        path = out / "puzzles" / f"{number}.json"
+        if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != digest:
+            return f"puzzle {number} is not the one the manifest records"
+    return ""
+
+
+def changed_input(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
+    kind = fixtures.kind(rng.choice(["slider", "crossword", "crossword"]))
+    option = rng.choice(sorted(kind.inputs))
+    out = where / "pack"
+    shutil.copytree(kind.reference, out)
+    _interrupt_copy(out, rng)
+    changed = where / kind.inputs[option].name
+    changed.write_text(_changed_text(option, kind.inputs[option].read_text(), rng))
+    before = _snapshot(out)
+    result = _mobius([*kind.command(out, inputs={option: changed}), "--resume"])
+    case = f"changed {option}"
+    wrong = ""
+    if result.returncode != 2 or f"{option} {changed} changed" not in result.stderr:
+        wrong = f"expected a refusal naming {option}: {result.stderr.strip()[-300:]}"
+    elif _snapshot(out) != before:
+        wrong = "the refused resume changed files of the pack"
+    return _outcome(case, result.returncode, result.stderr, wrong)
+
+
+def _interrupt_copy(out: Path, rng: random.Random) -> None:
+    """Make a finished pack look interrupted: some puzzle files gone, the manifest incomplete."""
+    puzzles = sorted((out / "puzzles").glob("*.json"))
+    for path in rng.sample(puzzles, rng.randint(1, len(puzzles))):
+        path.unlink()
+    manifest = out / "manifest.json"
+    manifest.write_text(manifest.read_text().replace('"status": "complete"', '"status": "incomplete"'))
+    (out / "index.html").unlink()
+
+
+def _changed_text(option: str, text: str, rng: random.Random) -> str:
+    """The input file's text with one change of a kind drawn at random."""
+    if option == "--board":
+        board = json.loads(text)
+        board["edges"] = board["edges"][:-1] if rng.random() < 0.5 else board["edges"]
+        board["layout"] = [[x + 0.5, y] for x, y in board["layout"]]
+        return json.dumps(board)
+    lines = text.splitlines(keepends=True)
+    word = {"--dict": "QWERTZ;60\n", "--clues": "QWERTZ\tA keyboard\n"}.get(option, "QWERTZ\n")
+    if rng.random() < 0.5 or len(lines) < 2:
+        return text + word
+    dropped = rng.randrange(1, len(lines))
+    return "".join(line for n, line in enumerate(lines) if n != dropped)
+
+
+DAMAGES = ("swapped", "edited", "deleted", "truncated")
+
+
+def damaged_puzzles(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
+    kind = fixtures.kind(rng.choice(["slider", "crossword"]))
+    damage = rng.choice(DAMAGES)
+    out = where / "pack"
+    shutil.copytree(kind.reference, out)
+    puzzles = sorted((out / "puzzles").glob("*.json"))
+    hit = rng.sample(puzzles, 2 if damage == "swapped" else rng.randint(1, len(puzzles) - 1))
+    _damage(damage, hit, where)
+    untouched = {p.name: p.stat().st_mtime_ns for p in puzzles if p not in hit}
+    result = _mobius([*kind.command(out), "--resume"])
+    wrong = "" if result.returncode == 0 else f"exit {result.returncode}: {result.stderr.strip()[-300:]}"
+    if not wrong:
+        wrong = _same_as_reference(out, kind)
+    if not wrong and any((out / "puzzles" / n).stat().st_mtime_ns != t for n, t in untouched.items()):
+        wrong = "an undamaged puzzle file was written again"
+    return _outcome(f"{damage} puzzles", result.returncode, result.stderr, wrong)
+
+
+def _damage(damage: str, paths: list[Path], where: Path) -> None:
+    if damage == "swapped":
+        spare = where / "spare.json"
+        paths[0].rename(spare), paths[1].rename(paths[0]), spare.rename(paths[1])
+        return
+    for path in paths:
+        data = path.read_bytes()
+        if damage == "deleted":
+            path.unlink()
+        elif damage == "truncated":
+            path.write_bytes(data[: len(data) // 2])
+        else:  # the same JSON with other bytes, so only the hash can tell
+            path.write_bytes(data.replace(b"\n", b"\n ", 1))
+
+
+def killed(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
+    kind = fixtures.kind(rng.choice(["slider", "crossword"]))
+    out = where / "pack"
+    proc = _start(kind.command(out))
+    moment = rng.uniform(0.0, kind.wall_s)
+    try:
+        proc.wait(moment)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    result = _mobius([*kind.command(out), "--resume"])
+    wrong = "" if result.returncode == 0 else f"exit {result.returncode}: {result.stderr.strip()[-300:]}"
+    return _outcome(f"kill -9 {kind.name}", result.returncode, result.stderr, wrong or _same_as_reference(out, kind))
+
+
+CASES: tuple[Callable[[Fixtures, random.Random, Path], Outcome], ...] = (
+    concurrent, changed_input, damaged_puzzles, killed)
