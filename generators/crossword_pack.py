@@ -23,8 +23,8 @@ across the pack (`crossword_plan.py`), formats (`export/`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any

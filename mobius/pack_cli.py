@@ -5,7 +5,9 @@ worker number is refused at once), checking what can be checked before the
 pack directory is touched (dictionary, board, pattern size, executor), the
 progress bar, and interruptions: Ctrl-C or SIGTERM at any moment prints one
 line and keeps every finished puzzle for `--resume` (the workers ignore
-SIGINT and die with this process). Leaves out: building packs
+SIGINT and die with this process). A pack refused by `generators.pack`
+(another run holds it, its inputs changed) is one line, exit 2; a puzzle
+failing its independent check, a bug, one line, exit 4. Leaves out: building packs
 (`generators.pack`) and what a puzzle is (`generators.*_pack`).
 """
 

@@ -206,6 +206,7 @@ def concurrent(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
     refused = ends[codes.index(2)][1]
     if "being written by another run" not in refused and "already holds a pack" not in refused:
         return _outcome(case, 2, refused, f"refused for another reason: {refused.strip()}")
+    case += " (by the lock)" if "being written by another run" in refused else " (the other one had finished)"
     winner_seed = kind.seed if codes[0] == 0 else kind.seed + 1
     manifest = json.loads((out / "manifest.json").read_text())
     if manifest["seed"] != winner_seed:
@@ -311,12 +312,16 @@ def killed(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
     moment = rng.uniform(0.0, kind.wall_s)
     try:
         proc.wait(moment)
+        when = "after the end"
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
+        written = len(list((out / "puzzles").glob("*.json"))) if (out / "puzzles").is_dir() else 0
+        when = "before any puzzle" if not written else "mid-pack"
     proc.communicate()
     result = _mobius([*kind.command(out), "--resume"])
     wrong = "" if result.returncode == 0 else f"exit {result.returncode}: {result.stderr.strip()[-300:]}"
-    return _outcome(f"kill -9 {kind.name}", result.returncode, result.stderr, wrong or _same_as_reference(out, kind))
+    return _outcome(f"kill -9 {kind.name}, {when}", result.returncode, result.stderr,
+                    wrong or _same_as_reference(out, kind))
 
 
 CASES: tuple[Callable[[Fixtures, random.Random, Path], Outcome], ...] = (
