@@ -172,16 +172,15 @@ def test_an_out_path_that_is_not_utf8_makes_a_whole_pack_and_resumes(tmp_path: P
     assert manifest["status"] == "complete" and "pack\\xff" in manifest["command"]
 
 
-def no_space(after: int):
-    """An os.fsync that fails as a full disk does, once `after` calls have passed."""
+def no_space(name: str):
+    """An os.fsync that fails as a full disk does while the file `name` is written
+    (its temporary file: the real one appears only at the rename)."""
     import errno
 
-    calls = []
     real = os.fsync
 
     def fsync(fd: int) -> None:
-        calls.append(fd)
-        if len(calls) > after:
+        if os.readlink(f"/proc/self/fd/{fd}").split("/")[-1].startswith(f".{name}."):
             raise OSError(errno.ENOSPC, "No space left on device")
         real(fd)
 
@@ -198,7 +197,7 @@ def run_in_process(*args: str):
 
 def test_a_full_disk_at_the_start_names_the_file_and_leaves_nothing(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("generators.pack.os.fsync", no_space(after=0))
+    monkeypatch.setattr("generators.pack.os.fsync", no_space("manifest.json"))
     out = tmp_path / "new" / "pack"
     result = run_in_process(*SLIDER, "--out", str(out))
     assert result.exit_code == 2
@@ -208,8 +207,7 @@ def test_a_full_disk_at_the_start_names_the_file_and_leaves_nothing(tmp_path: Pa
 
 def test_a_full_disk_mid_pack_names_the_puzzle_file_and_resume_completes_it(
         slider_pack: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # fsync calls: the manifest, then a journal line and a file per puzzle; the second puzzle's file fails.
-    monkeypatch.setattr("generators.pack.os.fsync", no_space(after=4))
+    monkeypatch.setattr("generators.pack.os.fsync", no_space("0002.json"))
     out = tmp_path / "pack"
     result = run_in_process(*SLIDER, "--out", str(out))
     assert result.exit_code == 2
