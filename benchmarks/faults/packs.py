@@ -10,16 +10,24 @@ uninterrupted reference run of the same command:
   uninterrupted run of its seed, its manifest naming that seed) and the
   other is refused in one line (exit 2);
 - `changed --OPTION`: an interrupted pack (random puzzle files deleted)
-  resumed after one of its input files changed: refused in one line naming
-  the option (exit 2), nothing in the directory touched;
+  resumed after one of its input files changed in place (same path, other
+  content): refused in one line naming the option (exit 2), nothing in the
+  directory touched;
 - `swapped|edited|deleted|truncated puzzles`: puzzle files of a finished
   pack damaged so, then `--resume`: exit 0, byte-identical to the reference,
   the undamaged files not written again;
 - `kill -9`: the pack's process group killed at a random moment of its run,
-  then `--resume`: exit 0, byte-identical to the reference.
+  then `--resume`: exit 0, byte-identical to the reference;
+- `full disk`: the pack written into a tmpfs of a random size below the
+  pack's (root only: a mount; skipped elsewhere): exit 0 if it fits, else
+  one line naming a real file of the pack (never a temporary one) and
+  "No space left on device", exit 2, and nothing left behind when no
+  puzzle was written; the disk then grown, `--resume`: exit 0,
+  byte-identical to the reference.
 
 Every run must end in exit 0, 2, 3 or 130, with no traceback and, when not
-0, one line on stderr (a finished pack prints its summary lines).
+0, one line on stderr besides the pack plan's notes (a finished pack prints
+its summary lines).
 
 Leaves out: the short cases, which the tests hold (tests/generators/test_pack_safety.py).
 """
@@ -48,7 +56,7 @@ DOCUMENTED_EXITS = (0, 2, 3, 130)
 RUN_LIMIT_S = 600
 # The second of two concurrent packs starts up to this long after the first
 # (a run loads its inputs for a second or two before it takes the directory).
-MAX_STAGGER_S = 4.0
+MAX_STAGGER_S = 1.5
 CROSSWORD_COUNT = 4
 SLIDER_COUNT = 6
 
@@ -65,9 +73,8 @@ class Kind:
     wall_s: float = 0.0  # how long the reference took: kills fall within it
     other: Path | None = None  # the reference of the next seed, for the concurrent cases; made on first use
 
-    def command(self, out: Path, seed: int | None = None, inputs: dict[str, Path] | None = None) -> list[str]:
-        chosen = {**self.inputs, **(inputs or {})}
-        files = [str(a) for option, path in chosen.items() for a in (option, path)]
+    def command(self, out: Path, seed: int | None = None) -> list[str]:
+        files = [str(a) for option, path in self.inputs.items() for a in (option, path)]
         return [*self.args, *files, "--seed", str(self.seed if seed is None else seed), "--out", str(out)]
 
 
@@ -98,7 +105,9 @@ def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
         case = CASES[number % len(CASES)]
         where = workdir / f"case-{number:03d}"
         where.mkdir()
-        outcomes.append(case(fixtures, rng, where))
+        outcome = case(fixtures, rng, where)
+        if outcome is not None:  # None: the case cannot run here
+            outcomes.append(outcome)
         shutil.rmtree(where, ignore_errors=True)
     return outcomes
 
@@ -157,7 +166,8 @@ def _misbehaviour(code: int | None, stderr: str) -> str:
         return f"exit {code} is not documented"
     if "Traceback" in stderr:
         return "a traceback: " + stderr.strip().splitlines()[-1]
-    lines = stderr.strip().splitlines()
+    # The pack plan's notes may come first, as they do before a Ctrl-C's line.
+    lines = [line for line in stderr.strip().splitlines() if not line.startswith("note: ")]
     if code != 0 and len(lines) != 1:
         return f"{len(lines)} lines on stderr with exit {code}"
     return ""
@@ -239,10 +249,14 @@ def changed_input(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcom
     out = where / "pack"
     shutil.copytree(kind.reference, out)
     _interrupt_copy(out, rng)
-    changed = where / kind.inputs[option].name
-    changed.write_text(_changed_text(option, kind.inputs[option].read_text(), rng))
+    changed = kind.inputs[option]
+    original = changed.read_text()
+    changed.write_text(_changed_text(option, original, rng))
     before = _snapshot(out)
-    result = _mobius([*kind.command(out, inputs={option: changed}), "--resume"])
+    try:
+        result = _mobius([*kind.command(out), "--resume"])
+    finally:
+        changed.write_text(original)  # the other cases use it as it was
     case = f"changed {option}"
     wrong = ""
     if result.returncode != 2 or f"{option} {changed} changed" not in result.stderr:
@@ -332,5 +346,47 @@ def killed(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
                     wrong or _same_as_reference(out, kind))
 
 
-CASES: tuple[Callable[[Fixtures, random.Random, Path], Outcome], ...] = (
-    concurrent, changed_input, damaged_puzzles, killed)
+def full_disk(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome | None:
+    kind = fixtures.kind(rng.choice(["slider", "crossword"]))
+    needed_kb = sum(p.stat().st_size for p in kind.reference.rglob("*") if p.is_file()) // 1024
+    disk = where / "disk"
+    disk.mkdir()
+    size_kb = rng.randint(4, needed_kb)
+    if os.geteuid() != 0 or _mount(disk, size_kb):
+        return None
+    try:
+        out = disk / "pack"
+        first = _mobius(kind.command(out))
+        case = f"full disk, {kind.name}"
+        wrong = _full_disk_refusal(first, out)
+        if wrong:
+            return _outcome(case, first.returncode, first.stderr, wrong)
+        _mount(disk, needed_kb * 4, remount=True)
+        result = _mobius([*kind.command(out), "--resume"])
+        wrong = "" if result.returncode == 0 else f"exit {result.returncode}: {result.stderr.strip()[-300:]}"
+        return _outcome(f"{case}, {'resumed' if first.returncode else 'fitted'}", result.returncode, result.stderr,
+                        wrong or _same_as_reference(out, kind))
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def _mount(disk: Path, size_kb: int, remount: bool = False) -> int:
+    """Mount (or resize) a tmpfs of `size_kb` on `disk`; mount's exit code."""
+    options = f"{'remount,' if remount else ''}size={size_kb}k"
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(disk)], capture_output=True).returncode
+
+
+def _full_disk_refusal(result: subprocess.CompletedProcess[str], out: Path) -> str:
+    """What is wrong with how a run on a full disk ended ("" if it fitted or said so rightly)."""
+    if result.returncode == 0 or _misbehaviour(result.returncode, result.stderr):
+        return _misbehaviour(result.returncode, result.stderr)
+    line = result.stderr.strip().splitlines()[-1]
+    if result.returncode != 2 or "No space left on device" not in line or str(out) not in line or ".tmp" in line:
+        return f"expected one line naming a file of the pack and the full disk: {line[-300:]}"
+    if out.exists() and not list((out / "puzzles").glob("*.json")):
+        return "a start that wrote no puzzle left the pack directory behind"
+    return ""
+
+
+CASES: tuple[Callable[[Fixtures, random.Random, Path], Outcome | None], ...] = (
+    concurrent, changed_input, damaged_puzzles, killed, full_disk)
