@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,9 +20,8 @@ from generators.pack_lock import LOCK_NAME, lock_pack
 SLIDER = ["pack", "slider", "--board", "ring", "--count", "5", "--depth", "3..7", "--workers", "1"]
 
 
-def mobius(*args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True, timeout=300,
-                          cwd=cwd)
+def mobius(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True, timeout=300)
 
 
 def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
@@ -38,7 +38,7 @@ def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.fixture(scope="module")
 def slider_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A finished 3-puzzle ring pack, made once; tests copy it."""
+    """A finished 5-puzzle ring pack, made once; tests copy it."""
     out = tmp_path_factory.mktemp("made") / "pack"
     result = mobius(*SLIDER, "--out", str(out))
     assert result.returncode == 0, result.stderr
@@ -46,8 +46,6 @@ def slider_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def copy_of(pack: Path, where: Path) -> Path:
-    import shutil
-
     shutil.copytree(pack, where)
     return where
 
@@ -146,12 +144,14 @@ def test_resume_refuses_a_changed_input_and_names_it(crossword_inputs: tuple[Pat
                                                      tmp_path: Path, option: str) -> None:
     made, files = crossword_inputs
     out = copy_of(made, tmp_path / "pack")
-    changed = tmp_path / files[option].name
+    changed, original = files[option], files[option].read_text()
     added = {"--dict": "QWERTZ;60\n", "--clues": "QWERTZ\tA keyboard\n"}.get(option, "QWERTZ\n")
-    changed.write_text(files[option].read_text() + added)
+    changed.write_text(original + added)  # in place: the same command, another content
     before = snapshot(out)
-    args = [str(a) for o, path in files.items() for a in (o, changed if o == option else path)]
-    result = mobius(*CROSSWORD, "--out", str(out), *args, "--resume")
+    try:
+        result = mobius(*CROSSWORD, "--out", str(out), *(str(a) for pair in files.items() for a in pair), "--resume")
+    finally:
+        changed.write_text(original)
     line = one_error_line(result)
     assert result.returncode == 2
     assert f"{option} {changed} changed" in line and "--resume needs the inputs it was started with" in line
@@ -162,7 +162,7 @@ def test_resume_refuses_a_changed_input_and_names_it(crossword_inputs: tuple[Pat
 
 def test_an_out_path_that_is_not_utf8_makes_a_whole_pack_and_resumes(tmp_path: Path) -> None:
     out = os.fsencode(tmp_path) + b"/pack\xff"
-    args = [os.fsencode(a) for a in SLIDER[:-4]] + [b"--count", b"2", b"--depth", b"3..4", b"--out", out]
+    args = [b"pack", b"slider", b"--count", b"2", b"--depth", b"3..4", b"--workers", b"1", b"--out", out]
     for extra in ([], [b"--resume"]):
         result = subprocess.run([sys.executable, "-m", "mobius", *args, *extra], capture_output=True, timeout=300)
         assert result.returncode == 0, result.stderr
