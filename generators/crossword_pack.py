@@ -23,8 +23,9 @@ across the pack (`crossword_plan.py`), formats (`export/`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -123,6 +124,9 @@ class CrosswordPackSpec:
     # or the content of any other list. Jobs run where the file may be absent,
     # and read the list the pack started with even if the file changes meanwhile.
     word_source: str | ListContent | None = None
+    # The files the clue, ban and allow lines were read from, by option
+    # ("--clues" → path), for messages only: two specs of the same content are equal.
+    sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         if self.word_source is None:
@@ -171,6 +175,20 @@ class CrosswordPackSpec:
                 "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None,
                 "words": self.word_use().to_json(),
                 **self.credits.of_pack(f"{surface_title(self.surface)} crosswords {self.width}x{self.height}")}
+
+    def inputs(self) -> dict[str, dict[str, str]]:
+        """The sha256 of each input's content as the pack reads it (a list's normalised
+        words and scores, the clue lines, the ban and allow words), by option."""
+        source = self.word_source or self.dictionary
+        words = source.sha256 if isinstance(source, ListContent) else load(source).content_hash
+        files = dict(self.sources)
+        found = {"--dict": {"source": self.dictionary, "sha256": words}}
+        lines = {"--clues": [f"{word}\t{clue}" for word, clue in self.extra_clues],
+                 "--ban": sorted(self.ban), "--allow": sorted(self.allow)}
+        for option, content in lines.items():
+            if content or option in files:
+                found[option] = {"source": files.get(option, "(lines)"), "sha256": _sha256_lines(content)}
+        return found
 
     # -- the rules ----------------------------------------------------------------------
 
@@ -286,6 +304,10 @@ class CrosswordPackSpec:
         elif puzzle.get("quality") != puzzle_quality(puzzle):
             problems.append("the quality figures do not match the entries")
         return problems
+
+
+def _sha256_lines(lines: Sequence[str]) -> str:
+    return hashlib.sha256("".join(f"{line}\n" for line in lines).encode("utf-8")).hexdigest()
 
 
 def fill_of(rows: Sequence[str]) -> Fill:

@@ -11,9 +11,20 @@ puzzles before it is marked complete (the plan's `final_problems`), and
 uninterrupted run. A puzzle the plan gives up on (nothing left to try) is
 reported with everything finished kept.
 
-Safety: a directory holding files that are not a pack is refused unless
-forced; a start that fails before its first puzzle leaves nothing behind;
-files are written with the usual permissions (0666 less the umask).
+Fingerprints: the manifest records the sha256 of every input by option (the
+spec's `inputs`) and of every puzzle file; between the manifest's writes at
+the start and the end of a run, each puzzle's hash is appended to the
+journal before its file is renamed into place. A resume refuses inputs that
+changed and keeps exactly the puzzle files whose bytes are the ones
+recorded (and still pass their check): any other is made again, which the
+replayed rounds do as an uninterrupted run would.
+
+Safety: one run at a time writes a pack directory (`pack_lock.py`: a new
+pack or a resume into a directory another run holds is refused, and
+touches nothing there); a directory holding files that are not a pack is
+refused unless forced; a start that fails before its first puzzle leaves
+nothing behind (the directories it created included); files are written
+with the usual permissions (0666 less the umask).
 
 Leaves out: what a job makes (`crossword_pack.py`, `slider_pack.py`), what a
 kind of puzzle plans (`crossword_plan.py`), where jobs run (`executors.py`)
@@ -29,7 +40,8 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
@@ -37,13 +49,18 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cpmodel.errors import InputError
-from cpmodel.inputs import loads_json_bounded, read_text_bounded
+from cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bounded
 from generators.executors import JobResult, make_executor
 from generators.export.html import pack_index
+from generators.pack_lock import LOCK_NAME, PackLocked, lock_pack
 from generators.puzzles import MAX_PUZZLE_BYTES, encode
 from generators.rounds import Avoid, plan_of, run_rounds
 
 MANIFEST = "manifest.json"
+# The sha256 of each puzzle file, appended before the file is renamed into
+# place, while the manifest is written only at the start and the end of a run.
+JOURNAL = ".journal"
+PUZZLE_HASHES = "puzzle_sha256"  # the manifest's record of them, by puzzle id
 INDEX = "index.html"
 PUZZLE_DIR = "puzzles"
 BOOKLET = "pack.pdf"
@@ -74,6 +91,17 @@ class PackSpec(Protocol):
     def answers(self, puzzle: Mapping[str, Any]) -> frozenset[str]: ...
     def verify(self, puzzle: Mapping[str, Any]) -> list[str]: ...
     def describe(self) -> dict[str, Any]: ...
+    # sha256 of the content of each input by option ({"--dict": {"source": …, "sha256": …}}):
+    # what a resume must find unchanged
+    def inputs(self) -> dict[str, dict[str, str]]: ...
+
+
+@dataclass
+class Finished:
+    """Puzzles on disk, by index, with the sha256 of their files."""
+
+    puzzles: dict[int, dict[str, Any]] = field(default_factory=dict)
+    hashes: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -100,20 +128,31 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so that a reader sees the old file or the new one, never half.
 
     The file gets the mode open() would give it (0666 less the umask), not
-    mkstemp's private 0600.
+    mkstemp's private 0600. An error names `path`, never the temporary file.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    with naming(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            os.fchmod(fd, FILE_MODE & ~_umask())
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+@contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """An OSError raised in the block names `path`: write() and fsync() name no file
+    ("No space left on device"), mkstemp and rename name the temporary one."""
     try:
-        os.fchmod(fd, FILE_MODE & ~_umask())
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        yield
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(path)) from None
 
 
 @cache
@@ -123,8 +162,12 @@ def _umask() -> int:
     return mask
 
 
+def puzzle_id(index: int) -> str:
+    return f"{index + 1:04d}"
+
+
 def puzzle_path(out: Path, index: int) -> Path:
-    return out / PUZZLE_DIR / f"{index + 1:04d}.json"
+    return out / PUZZLE_DIR / f"{puzzle_id(index)}.json"
 
 
 def tool_version() -> str:
@@ -147,26 +190,47 @@ def _read_manifest(out: Path) -> dict[str, Any] | None:
     return manifest
 
 
-def _load_finished(spec: PackSpec, out: Path) -> dict[int, dict[str, Any]]:
-    """Puzzles already on disk that still pass their check (a damaged one is redone)."""
-    found: dict[int, dict[str, Any]] = {}
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _recorded_hashes(out: Path, manifest: Mapping[str, Any]) -> dict[str, str]:
+    """The sha256 of each puzzle file as written, by id: the manifest's, then the journal's later ones."""
+    recorded = manifest.get(PUZZLE_HASHES)
+    hashes = {k: v for k, v in recorded.items() if isinstance(v, str)} if isinstance(recorded, dict) else {}
+    journal = out / JOURNAL
+    if journal.is_file():
+        for line in read_text_bounded(journal, MAX_MANIFEST_BYTES, "pack journal").splitlines():
+            parts = line.split()
+            if len(parts) == 2:  # a line cut short by a kill is left out: its puzzle is made again
+                hashes[parts[0]] = parts[1]
+    return hashes
+
+
+def _load_finished(spec: PackSpec, out: Path, recorded: Mapping[str, str]) -> Finished:
+    """The puzzles on disk whose bytes are those the pack wrote there and which
+    still pass their check; any other (missing, damaged, edited, swapped) is made again."""
+    finished = Finished()
     for index in range(spec.count):
         path = puzzle_path(out, index)
-        if not path.exists():
+        if not path.is_file():
             continue
         try:
-            puzzle = loads_json_bounded(read_text_bounded(path, MAX_PUZZLE_BYTES, "puzzle file"), "puzzle file")
-        except InputError:
-            continue  # damaged: made again
+            data = read_bytes_bounded(path, MAX_PUZZLE_BYTES, "puzzle file")
+            if sha256_of(data) != recorded.get(puzzle_id(index)):
+                continue
+            puzzle = loads_json_bounded(data.decode("utf-8"), "puzzle file")
+        except (InputError, UnicodeDecodeError):
+            continue
         if isinstance(puzzle, dict) and not spec.verify(puzzle):
-            found[index] = puzzle
-    return found
+            finished.puzzles[index] = puzzle
+            finished.hashes[index] = sha256_of(data)
+    return finished
 
 
-def _prepare(spec: PackSpec, out: Path, resume: bool, force: bool = False) -> dict[int, dict[str, Any]]:
-    """The puzzles already made (with `resume`); refuses a directory that is not this pack's."""
-    if out.exists() and not out.is_dir():
-        raise PackError(f"{out} is a file, not a directory for a pack")
+def _prepare(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any], force: bool = False) -> Finished:
+    """The puzzles already made (with `resume`); refuses a directory that is not this pack's,
+    and a resume whose parameters or inputs are not the ones the pack was started with."""
     manifest = _read_manifest(out)
     if manifest is None:
         if resume and out.exists() and any((out / PUZZLE_DIR).glob("*.json")):
@@ -175,43 +239,93 @@ def _prepare(spec: PackSpec, out: Path, resume: bool, force: bool = False) -> di
         if others and not force:
             raise PackError(f"{out} holds files that are not a pack ({others}); choose an empty or new "
                             "directory, or pass --force to write the pack among them")
-        return {}
+        return Finished()
     if not resume:
         raise PackError(f"{out} already holds a pack; use --resume to complete it or choose a new directory")
-    for stale in (out / PUZZLE_DIR).glob(".*.tmp"):
-        stale.unlink()  # a write cut short by the interruption
+    if not isinstance(manifest.get("inputs"), dict) or PUZZLE_HASHES not in manifest:
+        # Without them nothing tells a puzzle file of this pack from a swapped or edited one.
+        raise PackError(f"{out}: its manifest (version {manifest.get('version', '?')}) records no fingerprints "
+                        "of its inputs and puzzles, so it cannot be resumed safely; start the pack anew")
+    changed = _changed_input(manifest["inputs"], inputs)
+    if changed:
+        raise PackError(f"{out}: {changed} since the pack was started; --resume needs the inputs it was started "
+                        "with (or start a new pack)")
     if manifest.get("parameters") != json.loads(json.dumps(spec.parameters())):
         raise PackError(f"{out}: --resume with different parameters than the pack was started with "
                         f"(it was made by: {manifest.get('command', '?')})")
-    return _load_finished(spec, out)
+    for stale in [*out.glob(".*.tmp"), *(out / PUZZLE_DIR).glob(".*.tmp")]:
+        stale.unlink()  # a write cut short by the interruption
+    return _load_finished(spec, out, _recorded_hashes(out, manifest))
+
+
+def _changed_input(then: Mapping[str, Any], now: Mapping[str, Any]) -> str:
+    """What differs between the inputs a pack was started with and those given now ("" if nothing)."""
+    for option in sorted(set(then) | set(now)):
+        before, after = then.get(option), now.get(option)
+        if after is None:
+            return f"{option} was given when the pack was started, and is not now"
+        if not isinstance(before, dict):
+            return f"{option} {after['source']} is given, which the pack was started without"
+        if before.get("sha256") != after["sha256"]:
+            return (f"{option} {after['source']} changed (sha256 {str(before.get('sha256'))[:12]}… then, "
+                    f"{after['sha256'][:12]}… now)")
+    return ""
 
 
 def _foreign_files(out: Path) -> str:
     """A few of the entries of `out` a pack would not have made there ("" if none, or no `out`)."""
     if not out.is_dir():
         return ""
-    names = sorted(p.name for p in out.iterdir())
+    names = sorted(p.name for p in out.iterdir() if p.name not in (LOCK_NAME, JOURNAL))
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
-def _remove_failed_start(out: Path, created: bool) -> None:
+def _make_directory(out: Path) -> Path | None:
+    """Create `out` (and its missing parents); the topmost directory created, None if `out` was there.
+
+    Of two runs starting at once only one creates `out`, so only that one
+    ever removes it."""
+    if out.exists():
+        if not out.is_dir():
+            raise PackError(f"{out} is a file, not a directory for a pack")
+        return None
+    top = out
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    try:
+        out.mkdir(parents=True)
+    except FileExistsError:
+        return None
+    return top
+
+
+def _remove_failed_start(out: Path, created: Path | None) -> None:
     """Undo a start that wrote no puzzle, so the corrected command is not refused."""
-    if created:
+    if created is not None:
         shutil.rmtree(out, ignore_errors=True)
+        for parent in out.parents:  # the parents it created, while they stay empty
+            if not parent.is_relative_to(created):
+                break
+            try:
+                parent.rmdir()
+            except OSError:
+                break
         return
     (out / MANIFEST).unlink(missing_ok=True)
+    (out / JOURNAL).unlink(missing_ok=True)
     puzzles = out / PUZZLE_DIR
     if puzzles.is_dir() and not any(puzzles.iterdir()):
         puzzles.rmdir()
 
 
-def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[int, Mapping[str, Any]],
-                    timings: Mapping[int, float], started: float, complete: bool,
-                    report: Mapping[str, Any] | None = None,
-                    skipped_exports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def _manifest(spec: PackSpec, command: str, inputs: Mapping[str, Any], puzzles: Mapping[int, Mapping[str, Any]],
+              hashes: Mapping[int, str], timings: Mapping[int, float], started: float, complete: bool,
+              report: Mapping[str, Any] | None = None,
+              skipped_exports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     manifest = {
         "tool": "mobius-puzzles", "version": tool_version(), "command": command, "kind": spec.kind,
         "seed": spec.seed, "parameters": spec.parameters(), **spec.describe(), **(report or {}),
+        "inputs": dict(inputs), PUZZLE_HASHES: {puzzle_id(i): hashes[i] for i in sorted(puzzles)},
         "status": "complete" if complete else "incomplete",
         "counts": {"requested": spec.count, "written": len(puzzles),
                    "rejected": sum(int(p.get("rejected", 0)) for p in puzzles.values())},
@@ -220,16 +334,32 @@ def _write_manifest(spec: PackSpec, out: Path, command: str, puzzles: Mapping[in
     }
     if skipped_exports is not None:
         manifest["skipped_exports"] = skipped_exports
-    write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
     return manifest
 
 
-def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any]) -> None:
+def _write_manifest(out: Path, manifest: Mapping[str, Any]) -> None:
+    """Write the manifest; the journal's hashes are in it now."""
+    write_atomic(out / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+    (out / JOURNAL).unlink(missing_ok=True)
+
+
+def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any], hashes: dict[int, str]) -> None:
+    """Write a puzzle that passes its check, its hash in the journal first; the same bytes as on disk are kept."""
     problems = spec.verify(puzzle)
     if problems:
         raise VerificationError(f"puzzle {index + 1} failed its independent check (a bug; not written): "
                                 + "; ".join(problems[:5]))
-    write_atomic(puzzle_path(out, index), encode(puzzle))
+    data = encode(puzzle)
+    digest = sha256_of(data)
+    if hashes.get(index) == digest:  # made again as it was (a job replayed on resume): the file holds it
+        return
+    # Journalled before the rename: a kill in between leaves a hash the file fails, so it is made again.
+    with naming(out / JOURNAL), open(out / JOURNAL, "ab") as journal:
+        journal.write(f"{puzzle_id(index)} {digest}\n".encode())
+        journal.flush()
+        os.fsync(journal.fileno())
+    write_atomic(puzzle_path(out, index), data)
+    hashes[index] = digest
 
 
 def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "local", scheduler: Any = None,
@@ -244,25 +374,55 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     the manifest and the index page only (benchmarks and tests of the puzzles).
     """
     out = Path(out)
+    with naming(out):
+        created = _make_directory(out)
+    with ExitStack() as held:
+        try:
+            held.enter_context(lock_pack(out))
+        except PackLocked as exc:  # another run holds `out`: nothing of it is touched, even if this run made it
+            raise PackError(str(exc)) from None
+        except BaseException:
+            if created is not None:
+                _remove_failed_start(out, created)
+            raise
+        return _build_locked(spec, out, created, workers=workers, executor=executor, scheduler=scheduler,
+                             resume=resume, force=force, command=command, exports=exports, on_progress=on_progress)
+
+
+def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: int, executor: str,
+                  scheduler: Any, resume: bool, force: bool, command: str, exports: bool,
+                  on_progress: Callable[[Progress], None] | None) -> dict[int, dict[str, Any]]:
+    """`build_pack` once this run holds the directory."""
     started = time.monotonic()
-    stored = _prepare(spec, out, resume, force)
-    runner = make_executor(executor, workers, scheduler)
-    created = not out.exists()
-    plan = plan_of(spec, runner)
+    inputs = spec.inputs()
+    try:
+        finished = _prepare(spec, out, resume, inputs, force)
+    except BaseException:
+        if created is not None:  # refused in a directory this run made: it holds nothing but the lock
+            _remove_failed_start(out, created)
+        raise
+    stored, hashes = finished.puzzles, finished.hashes
+    fresh = not (out / MANIFEST).exists()  # a new pack, which a failed start must not leave behind
+    runner = None
+    try:
+        runner = make_executor(executor, workers, scheduler)
+        plan = plan_of(spec, runner)
+        _write_manifest(out, _manifest(spec, command, inputs, stored, hashes, {}, started, complete=False))
+    except BaseException:
+        if runner is not None:
+            runner.abort()
+        if fresh:
+            _remove_failed_start(out, created)
+        raise
     puzzles: dict[int, dict[str, Any]] = {}
     timings: dict[int, float] = {}
     progress = Progress(spec.count, notes=plan.notes)
-    try:
-        _write_manifest(spec, out, command, stored, timings, started, complete=False)
-    except BaseException:
-        runner.abort()
-        raise
     if on_progress:
         on_progress(progress)
 
     def accept(result: JobResult) -> None:
         if stored.get(result.index) is not result.puzzle:  # a stored puzzle is on disk already
-            _commit(spec, out, result.index, result.puzzle)
+            _commit(spec, out, result.index, result.puzzle, hashes)
         puzzles[result.index] = result.puzzle
         progress.done = len(puzzles)
         if on_progress:
@@ -276,15 +436,18 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
         problems = {} if not_made else plan.final_problems(puzzles)
     except BaseException:
         runner.abort()
-        if not stored and not puzzles:  # nothing to resume: as if never started
+        if fresh and not puzzles:  # nothing to resume: as if never started
             _remove_failed_start(out, created)
         else:
-            _write_manifest(spec, out, command, {**stored, **puzzles}, timings, started, complete=False,
-                            report=plan.report(puzzles))
+            try:
+                _write_manifest(out, _manifest(spec, command, inputs, {**stored, **puzzles}, hashes, timings,
+                                               started, complete=False, report=plan.report(puzzles)))
+            except OSError:
+                pass  # the disk that ended the run, whose error is the one to report: the journal keeps the hashes
         raise
     runner.close()
-    _write_manifest(spec, out, command, {**stored, **puzzles}, timings, started, complete=False,
-                    report=plan.report(puzzles))
+    _write_manifest(out, _manifest(spec, command, inputs, {**stored, **puzzles}, hashes, timings, started,
+                                   complete=False, report=plan.report(puzzles)))
     if not_made:
         listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(not_made.items())[:5])
         raise PackError(f"{len(not_made)} of {spec.count} puzzles could not be made ({listed}); the other "
@@ -306,9 +469,11 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     skipped = write_exports(ordered, out / PUZZLE_DIR, out / BOOKLET, write_atomic, exported,
                             title=spec.describe().get("title", "")) if exports else []
     progress.skipped_exports = sum(group["count"] for group in skipped)
-    manifest = _write_manifest(spec, out, command, puzzles, timings, started, complete=True,
-                               report=plan.report(puzzles), skipped_exports=skipped)
+    manifest = _manifest(spec, command, inputs, puzzles, hashes, timings, started, complete=True,
+                         report=plan.report(puzzles), skipped_exports=skipped)
+    # The page first: a manifest that says complete comes with everything it lists.
     write_atomic(out / INDEX, pack_index(manifest, ordered).encode("utf-8"))
+    _write_manifest(out, manifest)
     if on_progress:
         on_progress(progress)
     return puzzles

@@ -19,6 +19,7 @@ by name. Leaves out: running jobs and writing files (`pack.py`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections import Counter
@@ -176,6 +177,11 @@ class SliderPackSpec:
     def describe(self) -> dict[str, Any]:
         board = self.load_board()
         return {"board": board.to_json(), **self.credits.of_pack(f"Slider puzzles: {board.label}")}
+
+    def inputs(self) -> dict[str, dict[str, str]]:
+        """The sha256 of the board (its JSON, preset or file), the pack's one input."""
+        text = json.dumps(self.load_board().to_json(), sort_keys=True)
+        return {"--board": {"source": self.board, "sha256": hashlib.sha256(text.encode()).hexdigest()}}
 
     def load_board(self) -> Board:
         return _board(self.board, self.board_json)

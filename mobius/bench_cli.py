@@ -2,7 +2,9 @@
 
 Covers: the one `bench` command (registered in `mobius.cli` as a command of
 the top-level app, so its options follow `mobius bench` directly), its
-progress lines, the notes on solvers left out, and its exit codes — 0 all
+progress lines, the notes on solvers left out, the check of `--out` before
+any work (a file, or the results of an earlier run without `--force`, is
+refused), and its exit codes — 0 all
 answers agree, 1 a disagreement (printed loudly on stderr and in
 report.md), 2 bad input (an `InputError`, printed by `mobius.cli.main`).
 Leaves out: suites, running, agreement and reporting, which live in
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from mobius.exits import EXIT_DISAGREEMENT
-from mobius.options import time_limit_option
+from mobius.options import check_out_dir, time_limit_option
 
 if TYPE_CHECKING:
     from benchmarks.harness import Record
@@ -54,6 +56,9 @@ InstancesOpt = Annotated[Optional[str], typer.Option(
                         "'05.01' for benchmarks/data/crossword/vanbeek/05.01.txt. Quote the list, as here, so "
                         "the shell passes * and ? on instead of matching them against files.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Directory for records.csv/json, report.md and the plots.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite the results of an earlier run in --out.")]
+# The files of an earlier run that --out must not hold unless --force (the plots go with them).
+RESULT_FILES = ("records.csv", "records.json", "report.md")
 
 
 def _progress(record: Record, done: int, total: int) -> None:
@@ -65,8 +70,9 @@ def _progress(record: Record, done: int, total: int) -> None:
 
 def bench(suite: SuiteOpt, out: OutOpt, solvers: SolversOpt = None, time_limit: TimeLimitOpt = None,
           repeats: RepeatsOpt = 1, jobs: JobsOpt = 1, seed: SeedOpt = 0, baseline: BaselineOpt = None,
-          instances: InstancesOpt = None) -> None:
+          instances: InstancesOpt = None, force: ForceOpt = False) -> None:
     """Run every solver on every instance of a suite, check they agree, and report."""
+    check_out_dir(out, force, RESULT_FILES)  # before the suite is built and run, which can take minutes
     from benchmarks.harness import (
         RunConfig,
         check_agreement,

@@ -4,7 +4,8 @@ XCSP3 or DIMACS CNF for other solvers.
 Covers: the one command (registered in `mobius.cli`), which reads GRID (a
 grid file, with `--dict` and the fill rules) or BOARD (a preset or board
 file; chosen when `--start` is given, with `--horizon`), asks
-`cpmodel.instances` for the text and writes it atomically to `--out`; bad
+`cpmodel.instances` for the text and writes it atomically to `--out` (an
+existing file only with `--force`, checked before any work); bad
 input is an `InputError` (one line, exit 2, printed by `mobius.cli.main`).
 Leaves out: the encodings themselves (`cpmodel/instances/`).
 """
@@ -18,6 +19,7 @@ import typer
 
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
 from generators.pack import write_atomic
+from mobius.options import check_out_file
 
 FormatOpt = Annotated[str, typer.Option(
     "--format", help="mzn (the shipped model with the data), dzn (the data for cpmodel/models/*.mzn), "
@@ -45,12 +47,14 @@ def export_instance(
         "--horizon", min=0, help="Slider: the exact number of moves. Default: the lower bound, "
                                  "raised to the parity every solution has (the first horizon the backends try).")]
     = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite --out if it exists.")] = False,
 ) -> None:
     """Write GRID or BOARD as an instance file others can run."""
     # Imported here: the writers load OR-Tools and sympy, which the other commands need not wait for.
     from cpmodel.errors import InputError
     from cpmodel.instances import FORMATS, first_horizon, slider_instance
 
+    check_out_file(out, force)  # before the work, which can take a while on a large grid
     if fmt not in FORMATS:
         raise InputError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if start is None:

@@ -5,7 +5,9 @@ worker number is refused at once), checking what can be checked before the
 pack directory is touched (dictionary, board, pattern size, executor), the
 progress bar, and interruptions: Ctrl-C or SIGTERM at any moment prints one
 line and keeps every finished puzzle for `--resume` (the workers ignore
-SIGINT and die with this process). Leaves out: building packs
+SIGINT and die with this process). A pack refused by `generators.pack`
+(another run holds it, its inputs changed) is one line, exit 2; a puzzle
+failing its independent check, a bug, one line, exit 4. Leaves out: building packs
 (`generators.pack`) and what a puzzle is (`generators.*_pack`).
 """
 
@@ -25,7 +27,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from cpmodel.errors import InputError
-from mobius.exits import EXIT_INTERRUPTED
+from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED
 from mobius.options import MAX_TIME_LIMIT_S, finite, one_line, time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
@@ -91,9 +93,9 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
     from rich.console import Console
 
     from generators.executors import ClusterError
-    from generators.pack import PackError, build_pack
+    from generators.pack import PackError, VerificationError, build_pack
 
-    command = " ".join(["mobius", *map(shlex.quote, sys.argv[1:])])
+    command = " ".join(["mobius", *(shlex.quote(_text_of(arg)) for arg in sys.argv[1:])])
     console = Console(stderr=True)
     try:
         with sigterm_as_interrupt(), _progress_bar(console, spec) as show:
@@ -101,15 +103,20 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
                                  force=force, command=command, on_progress=show)
     except (PackError, ClusterError) as exc:
         raise InputError(str(exc)) from None
+    except VerificationError as exc:  # a bug, never input: one line all the same, and the code for it
+        from mobius.cli import error_line
+
+        error_line(str(exc))
+        raise typer.Exit(EXIT_INTERNAL) from None
     except KeyboardInterrupt:
         done = len(list((out / "puzzles").glob("*.json")))
-        say(f"interrupted: {done} of {spec.count} puzzles are written in {out}; "
+        say(f"interrupted: {done} of {spec.count} puzzles are written in {_text_of(str(out))}; "
             f"finish with the same command and --resume" if done else "interrupted: no puzzle was written")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    say(f"wrote {len(puzzles)} {spec.kind} puzzles to {out} ({rejected} redone along the way); "
-        f"manifest: {out / 'manifest.json'}")
+    say(f"wrote {len(puzzles)} {spec.kind} puzzles to {_text_of(str(out))} ({rejected} redone along the way); "
+        f"manifest: {_text_of(str(out / 'manifest.json'))}")
     say_skipped(manifest.get("skipped_exports", []))
     if spec.kind == "crossword":
         from generators.quality import pack_quality, summary_line
@@ -123,6 +130,12 @@ def words_line(use: Any) -> str:
     if not use.unclued_dropped:
         return use.summary()
     return f"{use.summary()}: a pack keeps to the clued words (--no-clues: every word, no clues)"
+
+
+def _text_of(arg: str) -> str:
+    """An argument as text the manifest and the index page can hold: bytes that are
+    not UTF-8 (a path's, kept by Python as lone surrogates) shown as \\xNN."""
+    return os.fsencode(arg).decode("utf-8", "backslashreplace")
 
 
 @contextmanager
@@ -222,7 +235,9 @@ def crossword_command(
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              credits=Credits(title, author, copyright), **_given(polish=polish, symmetry=symmetry))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
-    spec = replace(spec, **clue_options(clues, no_clues, ban, allow))
+    given = {"--clues": clues, "--ban": ban, "--allow": allow}
+    spec = replace(spec, **clue_options(clues, no_clues, ban, allow),
+                   sources=tuple((option, str(path)) for option, path in given.items() if path is not None))
     spec.words()  # so does a bad dictionary or word file
     if spec.word_use().unclued_dropped:
         say(f"note: {words_line(spec.word_use())}")

@@ -1,0 +1,221 @@
+"""Packs never mix runs or inputs, through the CLI: a locked pack directory is
+refused untouched, a lock left by a dead run is taken over, resume refuses
+changed inputs and re-makes puzzle files that fail their hash, and write
+failures name the real file and leave nothing behind. (The long cases, at
+random moments, are the `packs` fault family: benchmarks/faults/packs.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generators.pack_lock import LOCK_NAME, lock_pack
+
+SLIDER = ["pack", "slider", "--board", "ring", "--count", "5", "--depth", "3..7", "--workers", "1"]
+
+
+def mobius(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True, timeout=300)
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under `folder` with its bytes and modification time."""
+    return {str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def slider_pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 5-puzzle ring pack, made once; tests copy it."""
+    out = tmp_path_factory.mktemp("made") / "pack"
+    result = mobius(*SLIDER, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def copy_of(pack: Path, where: Path) -> Path:
+    shutil.copytree(pack, where)
+    return where
+
+
+# --- the lock -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("resume", [True, False], ids=["resume", "new-pack"])
+def test_a_run_into_a_locked_pack_is_refused_and_touches_nothing(slider_pack: Path, tmp_path: Path,
+                                                                   resume: bool) -> None:
+    out = copy_of(slider_pack, tmp_path / "pack")
+    with lock_pack(out):
+        before = snapshot(out)
+        result = mobius(*SLIDER, "--out", str(out), *(["--resume"] if resume else []))
+        after = snapshot(out)
+    assert result.returncode == 2
+    line = one_error_line(result)
+    assert str(out) in line and f"pid {os.getpid()} on host" in line
+    assert after == before
+    assert not (out / LOCK_NAME).exists()  # the holder removes it when it lets go
+
+
+def test_a_new_pack_into_a_locked_empty_folder_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "empty"
+    out.mkdir()
+    with lock_pack(out):
+        result = mobius(*SLIDER, "--out", str(out))
+        assert sorted(p.name for p in out.iterdir()) == [LOCK_NAME]
+    assert result.returncode == 2 and "being written by another run" in one_error_line(result)
+
+
+def test_the_lock_of_a_dead_run_is_taken_over(slider_pack: Path, tmp_path: Path) -> None:
+    out = copy_of(slider_pack, tmp_path / "pack")
+    (out / LOCK_NAME).write_text(json.dumps({"pid": 999_999_999, "host": "elsewhere"}))  # no flock held
+    (out / "puzzles" / "0002.json").unlink()
+    result = mobius(*SLIDER, "--out", str(out), "--resume")
+    assert result.returncode == 0, result.stderr
+    assert (out / "puzzles" / "0002.json").read_bytes() == (slider_pack / "puzzles" / "0002.json").read_bytes()
+    assert not (out / LOCK_NAME).exists()
+
+
+# --- fingerprints: resume refuses changed inputs, re-makes puzzle files that fail their hash -------------------
+
+def test_swapped_edited_and_deleted_puzzles_are_made_again_and_no_others(slider_pack: Path, tmp_path: Path) -> None:
+    out = copy_of(slider_pack, tmp_path / "pack")
+    puzzles = out / "puzzles"
+    one, two, three, four, five = (puzzles / f"000{n}.json" for n in range(1, 6))
+    swap = tmp_path / "swap.json"
+    one.rename(swap), two.rename(one), swap.rename(two)
+    three.write_bytes(three.read_bytes().replace(b'"rejected"', b'"rejected" '))  # the same JSON, other bytes
+    four.unlink()
+    kept = five.stat().st_mtime_ns
+    result = mobius(*SLIDER, "--out", str(out), "--resume")
+    assert result.returncode == 0, result.stderr
+    for path in (one, two, three, four, five):
+        assert path.read_bytes() == (slider_pack / "puzzles" / path.name).read_bytes()
+    assert five.stat().st_mtime_ns == kept  # a puzzle whose file passes its hash is not written again
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and not (out / ".journal").exists()
+    assert manifest["puzzle_sha256"] == json.loads((slider_pack / "manifest.json").read_text())["puzzle_sha256"]
+
+
+def test_a_pack_whose_manifest_has_no_fingerprints_is_refused(slider_pack: Path, tmp_path: Path) -> None:
+    out = copy_of(slider_pack, tmp_path / "pack")
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["inputs"], manifest["puzzle_sha256"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(out)
+    result = mobius(*SLIDER, "--out", str(out), "--resume")
+    assert result.returncode == 2 and "records no fingerprints" in one_error_line(result)
+    assert snapshot(out) == before
+
+
+CROSSWORD = ["pack", "crossword", "--count", "2", "--width", "7", "--height", "5", "--workers", "1"]
+
+
+@pytest.fixture(scope="module")
+def crossword_inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Path]]:
+    """A finished 2-puzzle pack made from a word-list file, a clue file, a ban and an allow list."""
+    from dictionaries import load
+
+    where = tmp_path_factory.mktemp("inputs")
+    files = {"--dict": where / "words.txt", "--clues": where / "clues.tsv", "--ban": where / "ban.txt",
+             "--allow": where / "allow.txt"}
+    files["--dict"].write_text(load("en", min_score=30).to_text())
+    files["--clues"].write_text("AREA\tRegion\nQUIXE\tA made-up word\n")
+    files["--ban"].write_text("ERA\n")
+    files["--allow"].write_text("QUIXE\n")
+    out = where / "pack"
+    result = mobius(*CROSSWORD, "--out", str(out), *(str(a) for pair in files.items() for a in pair))
+    assert result.returncode == 0, result.stderr
+    return out, files
+
+
+@pytest.mark.parametrize("option", ["--dict", "--clues", "--ban", "--allow"])
+def test_resume_refuses_a_changed_input_and_names_it(crossword_inputs: tuple[Path, dict[str, Path]],
+                                                     tmp_path: Path, option: str) -> None:
+    made, files = crossword_inputs
+    out = copy_of(made, tmp_path / "pack")
+    changed, original = files[option], files[option].read_text()
+    added = {"--dict": "QWERTZ;60\n", "--clues": "QWERTZ\tA keyboard\n"}.get(option, "QWERTZ\n")
+    changed.write_text(original + added)  # in place: the same command, another content
+    before = snapshot(out)
+    try:
+        result = mobius(*CROSSWORD, "--out", str(out), *(str(a) for pair in files.items() for a in pair), "--resume")
+    finally:
+        changed.write_text(original)
+    line = one_error_line(result)
+    assert result.returncode == 2
+    assert f"{option} {changed} changed" in line and "--resume needs the inputs it was started with" in line
+    assert snapshot(out) == before
+
+
+# --- paths and disks --------------------------------------------------------------------
+
+def test_an_out_path_that_is_not_utf8_makes_a_whole_pack_and_resumes(tmp_path: Path) -> None:
+    out = os.fsencode(tmp_path) + b"/pack\xff"
+    args = [b"pack", b"slider", b"--count", b"2", b"--depth", b"3..4", b"--workers", b"1", b"--out", out]
+    for extra in ([], [b"--resume"]):
+        result = subprocess.run([sys.executable, "-m", "mobius", *args, *extra], capture_output=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert b"pack\\xff" in result.stderr  # shown escaped, as the manifest and the page hold it
+    assert os.path.exists(out + b"/index.html")
+    manifest = json.loads(Path(os.fsdecode(out + b"/manifest.json")).read_text())
+    assert manifest["status"] == "complete" and "pack\\xff" in manifest["command"]
+
+
+def no_space(name: str):
+    """An os.fsync that fails as a full disk does while the file `name` is written
+    (its temporary file: the real one appears only at the rename)."""
+    import errno
+
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if os.readlink(f"/proc/self/fd/{fd}").split("/")[-1].startswith(f".{name}."):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd)
+
+    return fsync
+
+
+def run_in_process(*args: str):
+    from typer.testing import CliRunner
+
+    from mobius.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+def test_a_full_disk_at_the_start_names_the_file_and_leaves_nothing(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("generators.pack.os.fsync", no_space("manifest.json"))
+    out = tmp_path / "new" / "pack"
+    result = run_in_process(*SLIDER, "--out", str(out))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"mobius: error: {out / 'manifest.json'}: No space left on device"
+    assert list(tmp_path.iterdir()) == []  # the pack directory and the parent this run made are gone
+
+
+def test_a_full_disk_mid_pack_names_the_puzzle_file_and_resume_completes_it(
+        slider_pack: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("generators.pack.os.fsync", no_space("0002.json"))
+    out = tmp_path / "pack"
+    result = run_in_process(*SLIDER, "--out", str(out))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"mobius: error: {out / 'puzzles' / '0002.json'}: No space left on device"
+    assert sorted(p.name for p in (out / "puzzles").iterdir()) == ["0001.json"]  # no temporary file left
+    monkeypatch.undo()
+    result = mobius(*SLIDER, "--out", str(out), "--resume")
+    assert result.returncode == 0, result.stderr
+    assert snapshot(out / "puzzles").keys() == snapshot(slider_pack / "puzzles").keys()
+    for name in sorted(snapshot(out / "puzzles")):
+        assert (out / "puzzles" / name).read_bytes() == (slider_pack / "puzzles" / name).read_bytes(), name
