@@ -278,9 +278,12 @@ def _parse_metadata(path: Path, text: bytes) -> tuple[dict[str, Any], dict[str, 
 
 
 def _check_digest(path: Path, part: str, digests: Mapping[str, str], actual: str) -> None:
-    if digests[part] != actual:
-        raise Damaged(f"{path}: checksum mismatch ({'its data' if part == 'data' else 'its metadata'} changed "
-                      f"since it was written)")
+    if digests[part] == actual:
+        return
+    if part == "data":  # the data or the digest its metadata records: either may be the damaged one
+        raise Damaged(f"{path}: checksum mismatch with {path.with_suffix('.json').name} (the data or the "
+                      f"checksum recorded for it changed since it was written)")
+    raise Damaged(f"{path}: checksum mismatch (the metadata changed since it was written)")
 
 
 def _check_expected(meta_path: Path, table_path: Path, metadata: Mapping[str, Any], table: np.ndarray,

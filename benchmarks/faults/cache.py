@@ -131,7 +131,8 @@ def solve(kind: Kind, cache: Path, start: tuple[int, ...]) -> subprocess.Complet
 def judge(done: subprocess.CompletedProcess[str], optimum: int, damaged: Path) -> tuple[bool, bool, str]:
     """(right, detected, detail) of one solve after `damaged` was damaged."""
     warnings = [line for line in done.stderr.splitlines() if line.startswith(WARNING)]
-    detected = len(warnings) == 1 and str(damaged) in warnings[0]
+    # a flip in the data's digest is a mismatch of the data file with its metadata, named side by side
+    detected = len(warnings) == 1 and (str(damaged) in warnings[0] or f" with {damaged.name} " in warnings[0])
     if "Traceback" in done.stderr:
         return False, detected, "traceback: " + done.stderr.strip().splitlines()[-1]
     if done.returncode == 0:
@@ -191,7 +192,7 @@ def _missing(metadata: dict[str, Any]) -> dict[str, Any]:
 # Malformed metadata, each as a change of the metadata file: wrong types, missing keys, not an
 # object, not JSON, edited values without or with a fresh checksum, an entry of an older version.
 MALFORMED: dict[str, Callable[[Path], None]] = {
-    "a field as a string": lambda path: _restamped(path, _as_string),
+    "a field as a string, checksum renewed": lambda path: _restamped(path, _as_string),
     "a field edited, checksum renewed": lambda path: _restamped(path, _edited),
     "a field missing, checksum renewed": lambda path: _restamped(path, _missing),
     "format edited, old checksum": lambda path: path.write_text(
