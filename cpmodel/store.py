@@ -101,6 +101,10 @@ class TableStore(Protocol):
         """Store a finished table atomically: a reader sees the old state or the new, never half."""
         ...
 
+    def discard(self, key: str) -> None:
+        """Remove the finished entry `key` (one found damaged), so that the next build replaces it."""
+        ...
+
     def work_dir(self, key: str, create: bool = True) -> Path:
         """The directory for the resumable state of building `key` (created unless `create` is false)."""
         ...
@@ -202,6 +206,10 @@ class DirectoryStore:
         self.root.mkdir(parents=True, exist_ok=True)
         _write_atomically(self._table(key), lambda handle: np.save(handle, table))
         self._write_meta(key, metadata)
+
+    def discard(self, key: str) -> None:
+        self._meta(key).unlink(missing_ok=True)  # the metadata first: without it the entry is not there
+        self._table(key).unlink(missing_ok=True)
 
     def work_dir(self, key: str, create: bool = True) -> Path:
         path = self.root / f"{key}.work"

@@ -52,7 +52,24 @@ from cpmodel.slider.pdb import (
 )
 from cpmodel.store import Expected, LockTimeout, TableStore
 
-ProgressFn = Callable[[int, int, str], None]  # (states reached, states in every group, what is being built)
+@dataclass(frozen=True)
+class BuildStep:
+    """Where a build stands when it reports progress: group `group` of `groups` (1-based), its level."""
+
+    group: int
+    groups: int
+    tiles: int
+    level: int
+
+    @property
+    def phase(self) -> str:
+        return f"group {self.group}/{self.groups} ({self.tiles} tiles)"
+
+    def __str__(self) -> str:
+        return f"{self.phase}, level {self.level}"
+
+
+ProgressFn = Callable[[int, int, BuildStep], None]  # (states reached, states in every group, where it stands)
 TABLE_FILE, PROGRESS_FILE = "table.npy", "progress.json"
 FRONTIER = 2  # the mark of the goal state at level 0
 
@@ -288,8 +305,7 @@ class _Build:
                 state["expanded"] += int(out[1])
                 state["reached"] += int(out[2])
                 if progress is not None:
-                    progress(self.reached_all(), total,
-                             f"group {g + 1}/{len(self.partition)} ({layout.k} tiles), level {state['depth']}")
+                    progress(self.reached_all(), total, BuildStep(g + 1, len(self.partition), layout.k, state["depth"]))
             # A level that expanded nothing ends the search — unless its count was lost
             # (a killed process restarts the level it was in), so the marks decide.
             if state["expanded"] == 0 and count_open(marks) == 0:
