@@ -85,6 +85,11 @@ def korf_starts(numbers: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], 
     return tuple(korf_table()[number - 1] for number in numbers)
 
 
+# Bit flips per kind, relative: the quick kinds take more of them.
+WEIGHTS = {"compact 3x3 4-4 (8-bit)": 4, "sparse 3x3 4-4 (python)": 4, "compact 4x4 6-6-3 (8-bit)": 2,
+           "compact 4x4 7-8 (4-bit)": 1}
+
+
 def kinds(seed: int, with_7_8: bool) -> list[Kind]:
     """The kinds of entry, smallest first; the 7-8 tables of the 4×4 (a build of minutes) on request."""
     grid3 = grid3_starts(4, seed)
@@ -94,7 +99,7 @@ def kinds(seed: int, with_7_8: bool) -> list[Kind]:
         Kind("compact 4x4 6-6-3 (8-bit)", "grid:4x4", "idastar:partition=6-6-3", ("--partition", "6-6-3"),
              korf_starts((55, 16, 42, 79)), 120.0),
     ]
-    if with_7_8:
+    if with_7_8:  # its rebuild takes minutes: a damaged case ends at the time limit, with no answer
         found.append(Kind("compact 4x4 7-8 (4-bit)", "grid:4x4", "idastar", (), korf_starts((55, 16, 42, 79)), 30.0))
     return found
 
@@ -230,14 +235,25 @@ def damage_case(kind: Kind, pristine: Path, workdir: Path, case: str, damage: Ca
 
 def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
     """`cases` bit flips spread over the kinds (data and metadata files alike, more on the quick kinds), then
-    every malformed-metadata variant once per kind. The 7-8 tables join when MOBIUS_FAULTS_7_8 is set."""
+    every malformed-metadata variant once per kind.
+
+    The 7-8 tables of the 4×4 join when MOBIUS_FAULTS_7_8 is set: to an XDG cache home that holds them
+    (they are copied, not built), or to 1 to build them (minutes). MOBIUS_FAULTS_KINDS (words separated
+    by commas) keeps the kinds whose names hold one of them.
+    """
     rng = random.Random(seed)
-    chosen = kinds(seed, with_7_8=bool(os.environ.get("MOBIUS_FAULTS_7_8")))
-    weights = [4, 4, 2, 1][:len(chosen)]
+    prebuilt = os.environ.get("MOBIUS_FAULTS_7_8", "")
+    wanted = [word for word in os.environ.get("MOBIUS_FAULTS_KINDS", "").split(",") if word]
+    chosen = [kind for kind in kinds(seed, with_7_8=bool(prebuilt))
+              if not wanted or any(word in kind.name for word in wanted)]
     outcomes: list[Outcome] = []
     for index, kind in enumerate(chosen):
-        pristine = prepare(kind, workdir / f"pristine-{index}")
-        share = cases * weights[index] // sum(weights)
+        home = workdir / f"pristine-{index}"
+        if "7-8" in kind.name and Path(prebuilt).is_dir():
+            shutil.copytree(cache_of(Path(prebuilt)), cache_of(home), dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("*.lock", "*.work"))
+        pristine = prepare(kind, home)
+        share = cases * WEIGHTS[kind.name] // sum(WEIGHTS[k.name] for k in chosen)
         for case in range(share):
             suffix = ".npy" if case % 3 else ".json"  # two data flips to one metadata flip
             outcomes.append(damage_case(kind, pristine, workdir, f"flip {suffix}", lambda p: flip_bit(p, rng),
