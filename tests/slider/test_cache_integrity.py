@@ -162,3 +162,40 @@ def test_pristine_tables_solve_without_a_warning(pristine: dict[str, Path], tmp_
     done = faults.solve(kind, cache, start)
     assert done.returncode == 0 and json.loads(done.stdout)["length"] == optimum
     assert faults.WARNING not in done.stderr
+
+
+def test_prepare_verify_refuses_a_table_whose_entries_are_wrong_though_its_checksum_is_sound(
+        pristine: dict[str, Path], tmp_path: Path) -> None:
+    kind = KINDS["compact 3x3 4-4 (8-bit)"]
+    cache = faults.cache_of(tmp_path)
+    shutil.copytree(pristine[kind.name], cache)
+    (meta,) = cache.glob("*.json")
+    metadata = json.loads(meta.read_text())
+    del metadata["checksum"]
+    table = np.load(meta.with_suffix(".npy"))
+    table[100] ^= 1  # one entry off by the scale: a build that went wrong, stamped as if right
+    DirectoryStore(cache).save(meta.stem, table, metadata)
+    done = faults.mobius(["slider", "prepare", "grid:3x3", "--verify"], cache, timeout=600)
+    assert done.returncode == 5, done.stdout + done.stderr
+    assert "verify: checksum (xxh3-128) and metadata of" in done.stdout and "FAILED group 1 (4 tiles)" in done.stdout
+    assert "Traceback" not in done.stderr and not meta.exists()
+    again = faults.mobius(["slider", "prepare", "grid:3x3", "--verify"], cache, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "verify: group 2 (4 tiles): 3,024 placements within 15 moves of the goal exact" in again.stdout
+
+
+@pytest.mark.parametrize("board_name", ["petersen", "theta0"])
+def test_the_spot_check_passes_sound_tables_of_boards_that_are_not_bipartite(tmp_path: Path, board_name: str) -> None:
+    from cpmodel.slider.heuristics import default_partition
+    from cpmodel.slider.table_check import verify_stored
+
+    board = preset(board_name)
+    goal = default_goal(board)
+    partition = default_partition(board, goal)
+    store = DirectoryStore(tmp_path)
+    pdb_build._FINISHED.clear()
+    pdb_build.build_tables(board, goal, partition, store=store)
+    pdb_build._FINISHED.clear()
+    report = verify_stored(board, goal, partition, "compiled", store)
+    assert report.ok and not report.missing, report.lines
+    assert len(report.lines) == 1 + len(partition)
