@@ -248,9 +248,8 @@ def slider_command(
     from mobius.progress import Phases, table_progress
 
     low, high = parse_depths(depth)
+    spec = SliderPackSpec(count, board, low, high, blanks, solver, seed, time_limit)
     with Phases() as phases:
-        phases.start("checking the depths (a census of the starts near the goal)")
-        spec = SliderPackSpec(count, board, low, high, blanks, solver, seed, time_limit)
         phases.start("loading the solver")
         get_solver("slider", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
         spec.load_board()  # so does a bad board

@@ -1,10 +1,11 @@
 """Long set-up that speaks: named phases with progress, on a terminal and off it.
 
 Covers: `Phases`, the display of phases longer than a second — table
-builds, a pack's puzzles and exports — on stderr: on a terminal a rich bar
-per phase (its name, what it is at, how far, elapsed and remaining time);
-without one, a line when a phase starts and a line when it ends with its
-time, so logs and pipes show where the time went. And `table_progress`,
+builds, a pack's puzzles and exports: when stderr is a terminal, a rich bar
+there per phase (its name, what it is at, how far, elapsed and remaining
+time); otherwise a line on stdout when a phase starts and one when it ends
+with its time, so logs and pipes show where the time went. Stdout, because
+stderr stays for errors and warnings: bad input is still one line there. And `table_progress`,
 which turns a pattern-table build's reports (`cpmodel.slider.pdb_build`)
 into phases: one per tile group, advanced level by level.
 
@@ -22,13 +23,14 @@ from typing import Any, TextIO
 
 
 class Phases:
-    """Phases one after another on `stream`: a live bar on a terminal, start and end lines elsewhere."""
+    """Phases one after another: a live bar when stderr is a terminal, else start and end lines on `stream`
+    (stdout by default)."""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         from rich.console import Console
 
-        self.stream = stream or sys.stderr
-        self.console = Console(file=self.stream)
+        self.stream = stream or sys.stdout
+        self.console = Console(stderr=True)
         self.live = self.console.is_terminal
         self._bar: Any = None
         self._task: Any = None
