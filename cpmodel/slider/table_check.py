@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from cpmodel.slider.board import BLANK, Board, State
 from cpmodel.slider.heuristics import Partition, compact_key, goal_vertices
-from cpmodel.store import Expected, TableStore
+from cpmodel.store import Entry, Expected, TableStore
 
 # States of the abstract search near the goal per group (whole levels): a few seconds of Python.
 BALL_STATES = 20_000
@@ -153,19 +153,24 @@ def check_group(board: Board, goal: State, group: Sequence[int], lookup: Lookup,
 
 # --- the stored tables ---------------------------------------------------------------------
 
-def _checksum(store: TableStore, key: str, expected: Expected, report: Report) -> bool:
+def _checked_entry(store: TableStore, key: str, expected: Expected, report: Report) -> Entry | None:
+    """The entry `key` once its checksum and metadata are re-checked (the line says so, with the cost), or
+    None (missing, or failed: the report says which)."""
     began = time.perf_counter()
     problem = store.verify(key, expected)
     seconds = time.perf_counter() - began
     if problem == "missing":
         report.missing = True
-        return False
+        return None
     if problem:
         report.fail(key, f"checksum and metadata of {key}: {problem}")
-        return False
+        return None
     report.lines.append(f"checksum (xxh3-128) and metadata of {key} ({math.prod(expected.shape):,} bytes): ok in "
                         f"{seconds:.3f} s")
-    return True
+    entry = store.load(key, expected)
+    if entry is None:
+        report.fail(key, f"{key}: changed while it was being checked")
+    return entry
 
 
 def _group_lines(board: Board, goal: State, key: str, groups: Sequence[Sequence[int]], lookups: Sequence[Lookup],
@@ -197,11 +202,8 @@ def _verify_compact(board: Board, goal: State, partition: Partition, store: Tabl
 
     key = compact_key(board, goal, partition)
     expected = pdb_build.expected_entry(board, goal, partition)
-    if not _checksum(store, key, expected, report):
-        return
-    entry = store.load(key, expected)
+    entry = _checked_entry(store, key, expected, report)
     if entry is None:
-        report.fail(key, f"{key}: changed while it was being checked")
         return
     layout = expected.metadata
     lookups = []
@@ -223,12 +225,9 @@ def _verify_sparse(board: Board, goal: State, partition: Partition, store: Table
     from cpmodel.slider.reference_pdb import UNSEEN, sparse_expected, sparse_key
 
     for g, group in enumerate(partition):
-        key, expected = sparse_key(board, goal, group), sparse_expected(board, group)
-        if not _checksum(store, key, expected, report):
-            return
-        entry = store.load(key, expected)
+        key = sparse_key(board, goal, group)
+        entry = _checked_entry(store, key, sparse_expected(board, group), report)
         if entry is None:
-            report.fail(key, f"{key}: changed while it was being checked")
             return
         table = entry.table
 
