@@ -218,7 +218,7 @@ class DirectoryStore:
         return path
 
     def finish(self, key: str, built: Path, metadata: dict[str, Any]) -> None:
-        os.replace(built, self._table(key))
+        _replace(built, self._table(key))
         self._write_meta(key, metadata)
         work = self.root / f"{key}.work"
         for leftover in work.iterdir():
@@ -338,6 +338,14 @@ def _map_npy(handle: Any, path: Path) -> tuple[np.ndarray, Any]:
     return np.frombuffer(mapped, dtype=dtype, count=count, offset=offset).reshape(shape), mapped
 
 
+def _replace(source: Path, target: Path) -> None:
+    """Rename `source` over `target`; an error names `target`, the entry that cannot be replaced."""
+    try:
+        os.replace(source, target)
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot replace this cache entry ({exc.strerror})", str(target)) from None
+
+
 def _write_atomically(path: Path, write: Any) -> None:
     """Write through `write(handle)` to a temporary file beside `path`, then rename it over `path`."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
@@ -345,7 +353,7 @@ def _write_atomically(path: Path, write: Any) -> None:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; a cache is as readable as any file the user writes
-        os.replace(tmp, path)
+        _replace(Path(tmp), path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -199,3 +199,18 @@ def test_the_spot_check_passes_sound_tables_of_boards_that_are_not_bipartite(tmp
     report = verify_stored(board, goal, partition, "compiled", store)
     assert report.ok and not report.missing, report.lines
     assert len(report.lines) == 1 + len(partition)
+
+
+def test_an_entry_that_cannot_be_rebuilt_is_exit_2_naming_it(pristine: dict[str, Path], tmp_path: Path) -> None:
+    kind = KINDS["compact 3x3 4-4 (8-bit)"]
+    cache = faults.cache_of(tmp_path)
+    shutil.copytree(pristine[kind.name], cache)
+    (table,) = cache.glob("*.npy")
+    table.unlink()
+    table.mkdir()  # a directory in the entry's place: unreadable, and nothing can be renamed over it
+    (table / "x").write_text("")
+    done = faults.solve(kind, cache, kind.starts[0][0])
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    warning, error = done.stderr.splitlines()
+    assert warning.startswith(f"mobius: warning: {table}: unreadable")
+    assert error == f"mobius: error: {table}: cannot replace this cache entry (Is a directory)"
