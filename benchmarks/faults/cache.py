@@ -22,6 +22,9 @@ reports it) and damage to a build's work directory.
 
 from __future__ import annotations
 
+import concurrent.futures
+import dataclasses
+import functools
 import json
 import math
 import os
@@ -29,6 +32,7 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +90,7 @@ def korf_starts(numbers: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], 
 
 
 # Bit flips per kind, relative: the quick kinds take more of them.
-WEIGHTS = {"compact 3x3 4-4 (8-bit)": 4, "sparse 3x3 4-4 (python)": 4, "compact 4x4 6-6-3 (8-bit)": 2,
+WEIGHTS = {"compact 3x3 4-4 (8-bit)": 5, "sparse 3x3 4-4 (python)": 5, "compact 4x4 6-6-3 (8-bit)": 1,
            "compact 4x4 7-8 (4-bit)": 1}
 
 
@@ -214,8 +218,7 @@ MALFORMED: dict[str, Callable[[Path], None]] = {
 def damage_case(kind: Kind, pristine: Path, workdir: Path, case: str, damage: Callable[[Path], str | None],
                 suffix: str, rng: random.Random) -> Outcome:
     """Copy the pristine cache, damage one of its `suffix` files, solve one start, judge it."""
-    home = workdir / "case"
-    shutil.rmtree(home, ignore_errors=True)
+    home = Path(tempfile.mkdtemp(dir=workdir, prefix="case-"))  # cases may run side by side
     cache = cache_of(home)
     shutil.copytree(pristine, cache, ignore=shutil.ignore_patterns("*.lock"))
     try:
@@ -235,18 +238,20 @@ def damage_case(kind: Kind, pristine: Path, workdir: Path, case: str, damage: Ca
 
 def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
     """`cases` bit flips spread over the kinds (data and metadata files alike, more on the quick kinds), then
-    every malformed-metadata variant once per kind.
+    every malformed-metadata variant once per kind. Each case draws from its own generator (seed, kind,
+    number), so the cases are the same however many run side by side (MOBIUS_FAULTS_JOBS, default 3: the
+    solves are processes that mostly wait on start-up); each outcome is also appended to
+    ``outcomes.jsonl`` in `workdir` as it ends.
 
     The 7-8 tables of the 4×4 join when MOBIUS_FAULTS_7_8 is set: to an XDG cache home that holds them
     (they are copied, not built), or to 1 to build them (minutes). MOBIUS_FAULTS_KINDS (words separated
     by commas) keeps the kinds whose names hold one of them.
     """
-    rng = random.Random(seed)
     prebuilt = os.environ.get("MOBIUS_FAULTS_7_8", "")
     wanted = [word for word in os.environ.get("MOBIUS_FAULTS_KINDS", "").split(",") if word]
     chosen = [kind for kind in kinds(seed, with_7_8=bool(prebuilt))
               if not wanted or any(word in kind.name for word in wanted)]
-    outcomes: list[Outcome] = []
+    tasks: list[Callable[[], Outcome]] = []
     for index, kind in enumerate(chosen):
         home = workdir / f"pristine-{index}"
         if "7-8" in kind.name and Path(prebuilt).is_dir():
@@ -256,9 +261,19 @@ def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
         share = cases * WEIGHTS[kind.name] // sum(WEIGHTS[k.name] for k in chosen)
         for case in range(share):
             suffix = ".npy" if case % 3 else ".json"  # two data flips to one metadata flip
-            outcomes.append(damage_case(kind, pristine, workdir, f"flip {suffix}", lambda p: flip_bit(p, rng),
-                                        suffix, rng))
+            rng = random.Random(f"{seed}:{kind.name}:{case}")
+            tasks.append(functools.partial(damage_case, kind, pristine, workdir, f"flip {suffix}",
+                                           functools.partial(flip_bit, rng=rng), suffix, rng))
         for name, change in MALFORMED.items():
-            outcomes.append(damage_case(kind, pristine, workdir, f"metadata: {name}",
-                                        lambda p, change=change: change(p), ".json", rng))
-    return outcomes
+            tasks.append(functools.partial(damage_case, kind, pristine, workdir, f"metadata: {name}", change,
+                                           ".json", random.Random(f"{seed}:{kind.name}:{name}")))
+    log = workdir / "outcomes.jsonl"
+
+    def logged(task: Callable[[], Outcome]) -> Outcome:
+        outcome = task()
+        with open(log, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(dataclasses.asdict(outcome)) + "\n")
+        return outcome
+
+    with concurrent.futures.ThreadPoolExecutor(int(os.environ.get("MOBIUS_FAULTS_JOBS", "3"))) as pool:
+        return list(pool.map(logged, tasks))
