@@ -321,8 +321,10 @@ def _map_npy(handle: Any, path: Path) -> tuple[np.ndarray, Any]:
             raise Damaged(f"{path}: .npy format {version} is not one this project writes")
         read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         shape, fortran, dtype = read_header(handle)
-    except (ValueError, TypeError, SyntaxError) as exc:
-        raise Damaged(f"{path}: not a readable .npy file ({str(exc).splitlines()[0][:80]})") from None
+    except Exception as exc:  # noqa: BLE001 — numpy's header parser lets its tokenizer's errors through too
+        raise Damaged(f"{path}: not a readable .npy header ({type(exc).__name__})") from None
+    if not (isinstance(shape, tuple) and all(isinstance(side, int) and side >= 0 for side in shape)):
+        raise Damaged(f"{path}: not a readable .npy header (shape {shape!r})")
     offset = handle.tell()
     if fortran or dtype.hasobject:
         raise Damaged(f"{path}: not a plain C-ordered array")

@@ -69,6 +69,19 @@ def test_a_flipped_bit_is_reported_once_and_never_loaded(tmp_path: Path, suffix:
     assert store.verify("missing", EXPECTED) == "missing"
 
 
+def test_every_bit_of_the_npy_header_is_checked_without_a_traceback(tmp_path: Path) -> None:
+    # numpy's header parser raises more than ValueError on some flips (tokenize.TokenError at byte 72, bit 3)
+    store, warnings = stored(tmp_path)
+    path = tmp_path / "t.npy"
+    pristine = path.read_bytes()
+    for offset in range(128):  # the header of a one-dimensional uint8 array
+        for bit in range(8):
+            path.write_bytes(pristine)
+            flip(path, offset, bit)
+            assert store.load("t", EXPECTED) is None, (offset, bit)
+    assert warnings and all(str(path) in warning for warning in warnings)  # each distinct report once
+
+
 @pytest.mark.parametrize(("text", "reason"), [
     ('{"format": 1, "scale": 2}', "no checksum"),
     ("[1, 2]", "not a JSON object"),
