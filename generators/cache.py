@@ -5,6 +5,9 @@ Covers: `user_cache_dir` (``$XDG_CACHE_HOME/mobius-puzzles``, else
 The CLI, the pack generators and the benchmark harness call it; cpmodel never
 does (it takes whatever store its caller gives it, or none). Computed where
 the work runs, so a pack job on a Dask worker uses that machine's cache.
+Every entry is checked against its checksum when a process first reads it
+(`cpmodel.store`); a damaged one is reported in one line on stderr and
+rebuilt.
 
 Leaves out: the store itself (`cpmodel.store`) and what goes in it.
 """

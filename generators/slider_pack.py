@@ -14,7 +14,9 @@ start is kept only when that distance is the depth asked for. The
 independent re-check replays the solution, asks the group test (one blank)
 and checks the length. A board read from a file travels with the spec as
 its JSON, so a worker elsewhere never reads the user's path; presets travel
-by name. Leaves out: running jobs and writing files (`pack.py`).
+by name. `prepare_tables` builds the solver's pattern tables in this
+machine's cache before the jobs (the 15-puzzle's take minutes), with
+progress. Leaves out: running jobs and writing files (`pack.py`).
 """
 
 from __future__ import annotations
@@ -237,6 +239,22 @@ class SliderPackSpec:
             return rng.choice(free) if free else None
         start = random_walk(board, goal, target + WALK_EXCESS_STEP * (attempt // 20), rng)
         return None if _key(start) in avoid.keys else start
+
+    def prepare_tables(self, progress: Any = None) -> str | None:
+        """Build the pattern tables the pack's solver reads into this machine's cache before any job starts,
+        reporting a table build's progress to `progress` (see `pdb_build.ProgressFn`), so no job spends its
+        time limit on a build of minutes; the heuristic's name, or None if the solver reads no table."""
+        from cpmodel.slider.heuristics import MAX_PDB_VERTICES, make_heuristic, resolve_partition
+
+        solver = get_solver("slider", self.solver_spec)
+        board = self.load_board()
+        if (getattr(solver, "heuristic", None) != "pdb" or not getattr(solver, "cache", False) or self.blanks != 1
+                or board.n > MAX_PDB_VERTICES):
+            return None
+        goal = default_goal(board, self.blanks)
+        partition = resolve_partition(board, goal, solver.partition, solver.engine)
+        return make_heuristic("pdb", board, goal, engine=solver.engine, partition=partition, store=user_store(),
+                              progress=progress).name
 
     def run_job(self, index: int, avoid: Avoid) -> dict[str, Any]:
         board = self.load_board()

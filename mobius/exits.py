@@ -13,4 +13,5 @@ EXIT_DISAGREEMENT = 1  # `bench`: solvers disagree on an instance
 EXIT_BAD_INPUT = 2  # bad input or options: one line on stderr
 EXIT_TIMEOUT = 3  # the time limit ran out before an answer
 EXIT_INTERNAL = 4  # a solver failed (ERROR) or gave an answer its verifier refuses
+EXIT_DAMAGED = 5  # `slider prepare --verify`: stored tables failed their check (and were removed)
 EXIT_INTERRUPTED = 130  # the shell's code for a Ctrl-C

@@ -115,7 +115,8 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    say(f"wrote {len(puzzles)} {spec.kind} puzzles to {_text_of(str(out))} ({rejected} redone along the way); "
+    say(f"wrote {len(puzzles)} {spec.kind} puzzles to {_text_of(str(out))} ({rejected} redone along the way: "
+        f"attempts made again after a clash with another puzzle or a failed try); "
         f"manifest: {_text_of(str(out / 'manifest.json'))}")
     say_skipped(manifest.get("skipped_exports", []))
     if spec.kind == "crossword":
@@ -144,8 +145,12 @@ def _progress_bar(console: Any, spec: Any) -> Iterator[Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
 
+    from mobius.progress import Phases
+
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("redone {task.fields[rejected]}"), TimeElapsedColumn(), TimeRemainingColumn())
+               TextColumn("redone {task.fields[rejected]} (after a clash or failure)"), TimeElapsedColumn(),
+               TimeRemainingColumn())
+    lines = None if console.is_terminal else Phases()  # without a bar: a line as each phase starts and ends
     with Progress(*columns, console=console, transient=False, disable=not console.is_terminal) as bar:
         task = bar.add_task(f"{spec.kind} puzzles", total=spec.count, rejected=0)
         shown: list[str] = []
@@ -156,8 +161,13 @@ def _progress_bar(console: Any, spec: Any) -> Iterator[Any]:
                 shown.append(note)
             done = p.exported if p.phase == "exports" else p.done
             bar.update(task, description=f"{spec.kind} {p.phase}", completed=done, rejected=p.rejected)
+            if lines is not None and lines.current != f"{spec.kind} {p.phase}":
+                lines.end(f"{p.done}/{p.total}, redone {p.rejected}: attempts made again after a clash or failure")
+                lines.start(f"{spec.kind} {p.phase}")
 
         yield show
+    if lines is not None:
+        lines.end()
 
 
 def _given(**options: Any) -> dict[str, Any]:
@@ -270,8 +280,15 @@ def slider_command(
     from generators.puzzles import Credits
     from generators.slider_pack import SliderPackSpec, parse_depths
 
+    from mobius.progress import Phases, table_progress
+
     low, high = parse_depths(depth)
     spec = SliderPackSpec(count, board, low, high, blanks, solver, seed, time_limit, Credits(title, author, copyright))
-    get_solver("slider", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
-    spec.load_board()  # so does a bad board
+    with Phases() as phases:
+        phases.start("loading the solver")
+        get_solver("slider", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
+        spec.load_board()  # so does a bad board
+        if executor == "local":  # Dask workers build their own, in their machines' caches
+            phases.start(f"pattern tables for {spec.board}: loading any stored tables")
+            spec.prepare_tables(table_progress(phases, f"pattern tables for {spec.board}"))
     _run(spec, out, workers, executor, scheduler, resume, force)

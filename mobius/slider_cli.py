@@ -9,9 +9,12 @@ independent `verify` rejects (details on stderr; such moves are never
 printed). BOARD is a preset name or a board file everywhere; a state is
 given inline or as @FILE (a 10⁵-vertex state does not fit in one command-line
 argument). The solvers keep their tables in the user's cache
-(`generators.cache`); `prepare` builds them up front with a progress bar
-(exit 0 built, 3 stopped at its time limit, 130 interrupted — both keep what
-was built). Leaves out: modelling, solvability and solving, which live in
+(`generators.cache`); `prepare` builds them up front, a phase per tile group
+shown level by level (a bar on a terminal, a line at each phase's start and
+end elsewhere) (exit 0 built, 3 stopped at its time limit, 130 interrupted —
+both keep what was built); `prepare --verify` re-checks them completely
+(checksum, then entries against true distances: `cpmodel.slider.table_check`)
+and exits 5 after removing tables that fail. Leaves out: modelling, solvability and solving, which live in
 `cpmodel.slider`.
 """
 
@@ -35,11 +38,14 @@ from cpmodel.solver import (
     require_usable,
     stats_text,
 )
-from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
+from mobius.exits import EXIT_DAMAGED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import time_limit_option
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
+    from cpmodel.slider.board import Board, State
     from cpmodel.slider.group import BoardFacts
+    from cpmodel.slider.heuristics import Partition
+    from cpmodel.store import TableStore
 
 app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True, rich_markup_mode=None)
 
@@ -243,31 +249,46 @@ def prepare_command(
     engine: Annotated[str, typer.Option(
         "--engine", help="compiled (the solvers' default) or python: whose tables to build.")] = "compiled",
     time_limit: Annotated[Optional[float], time_limit_option("Seconds")] = None,
+    verify: Annotated[bool, typer.Option(
+        "--verify", help="Re-check the stored tables completely (checksum, then entries against true distances); "
+                         "exit 5 and remove them if they fail.")] = False,
 ) -> None:
-    """Build the pattern databases of BOARD into the cache, with a progress bar. An interrupted build
-    (Ctrl-C, the time limit) keeps what it did; the same command continues it."""
-    from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeElapsedColumn, TimeRemainingColumn
-
+    """Build the pattern databases of BOARD into the cache, showing each group's build level by level. An
+    interrupted build (Ctrl-C, the time limit) keeps what it did; the same command continues it."""
     from generators.cache import user_cache_dir, user_store
 
-    from cpmodel.slider.heuristics import check_engine, make_heuristic, resolve_partition
+    from cpmodel.slider.heuristics import check_engine, resolve_partition
 
     check_engine(engine, "--engine")
     loaded = load_board(board)
     goal_state = default_goal(loaded) if goal is None else parse_state(goal, loaded, "goal")
     groups = resolve_partition(loaded, goal_state, partition, engine)
+    store = user_store()
     began = time.perf_counter()
-    columns = ("[progress.description]{task.description}", BarColumn(), TaskProgressColumn(), TimeElapsedColumn(),
-               TimeRemainingColumn())
-    with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("pattern databases", total=None)
+    # --verify checks what is stored before anything is loaded (a load would replace a damaged entry
+    # quietly but for one warning); tables not built yet are built, then checked.
+    checked = _verified(loaded, goal_state, groups, engine, store, missing_ok=True) if verify else None
+    if checked is False:
+        raise typer.Exit(EXIT_DAMAGED)
+    name = _build_tables(loaded, goal_state, groups, engine, store, time_limit)
+    typer.echo(f"{name} tables for {loaded.label} ready in {user_cache_dir()} "
+               f"({time.perf_counter() - began:.1f} s)")
+    if verify and checked is None and not _verified(loaded, goal_state, groups, engine, store, missing_ok=False):
+        raise typer.Exit(EXIT_DAMAGED)
 
-        def advance(done: int, total: int, what: str) -> None:
-            bar.update(task, completed=done, total=total, description=what)
 
+def _build_tables(board: Board, goal: State, groups: Partition, engine: str, store: TableStore,
+                  time_limit: float | None) -> str:
+    """Load or build the tables, a phase per group; the heuristic's name."""
+    from cpmodel.slider.heuristics import make_heuristic
+    from mobius.progress import Phases, table_progress
+
+    with Phases() as phases:
         try:
-            heuristic = make_heuristic("pdb", loaded, goal_state, engine=engine, partition=groups,
-                                       store=user_store(), deadline=deadline_of(time_limit), progress=advance)
+            phases.start(f"pattern tables for {board.label}: loading the search and any stored tables")
+            heuristic = make_heuristic("pdb", board, goal, engine=engine, partition=groups, store=store,
+                                       deadline=deadline_of(time_limit),
+                                       progress=table_progress(phases, f"pattern tables for {board.label}"))
         except KeyboardInterrupt:
             typer.echo("interrupted: what was built is kept; run the same command to continue", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -275,5 +296,26 @@ def prepare_command(
             typer.echo(f"stopped at the time limit ({time_limit:g} s): what was built is kept; "
                        "run the same command to continue", err=True)
             raise typer.Exit(EXIT_TIMEOUT) from None
-    typer.echo(f"{heuristic.name} tables for {loaded.label} ready in {user_cache_dir()} "
-               f"({time.perf_counter() - began:.1f} s)")
+    return heuristic.name
+
+
+def _verified(board: Board, goal: State, groups: Partition, engine: str, store: TableStore,
+              missing_ok: bool) -> bool | None:
+    """Check the stored tables completely and print what was checked; a failed entry is removed so the next
+    `prepare` rebuilds it. True when sound, False when not; None when not built yet (with `missing_ok`)."""
+    from cpmodel.slider.table_check import verify_stored
+
+    report = verify_stored(board, goal, groups, engine, store)
+    if report.missing and missing_ok:
+        return None
+    for line in report.lines:
+        typer.echo(f"verify: {line}")
+    if report.missing:
+        typer.echo("verify: FAILED the tables are not in the cache", err=True)
+        return False
+    for key in report.failed:
+        store.discard(key)
+    if not report.ok:
+        typer.echo(f"verify: the damaged tables were removed from the cache; run the same command without "
+                   f"--verify to rebuild them", err=True)
+    return report.ok

@@ -328,8 +328,9 @@ def stored_heuristic(board: Board, goal: State, store: TableStore | None) -> Est
     for (name, _, b, g, _, _, _), heuristic in reversed(_HEURISTICS.items()):
         if name == "pdb" and b == board and g == goal:
             return heuristic
-    partition = default_partition(board, goal, "compiled")
-    if store is None or store.metadata(compact_key(board, goal, partition)) is None:
+    from cpmodel.slider.pdb_build import load_tables  # lazy: numba loads only for this engine
+
+    if store is None or load_tables(board, goal, default_partition(board, goal, "compiled"), store) is None:
         return None
     return cached_heuristic("pdb", board, goal, engine="compiled", partition=None, reflect=True, store=store,
                             deadline=math.inf)

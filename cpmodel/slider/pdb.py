@@ -461,14 +461,20 @@ def count_saturated(table: np.ndarray, base: int, entries: int, bits: int) -> in
     return count
 
 
+def placement_index(n: int, positions: Sequence[int]) -> int:
+    """The table index of the placement where tile j of a group stands on `positions[j]`:
+    rank(mask) · k! + the Lehmer rank of each tile's index among the mask's vertices."""
+    k = len(positions)
+    order = sorted(positions)
+    code = [order.index(v) for v in positions]
+    rank = sum((x - sum(1 for y in code[:i] if y < x)) * math.factorial(k - 1 - i) for i, x in enumerate(code))
+    return int(mask_ranks(n)[sum(1 << v for v in positions)]) * math.factorial(k) + rank
+
+
 def goal_state(layout: GroupLayout, goal: State) -> tuple[int, int]:
     """(abstract state, placement) of the goal: every tile home, the blank on its goal vertex."""
     home = goal_vertices(goal)
-    positions = [home[t] for t in layout.tiles]
-    mask = sum(1 << v for v in positions)
-    m = int(mask_ranks(len(goal))[mask])
-    order = sorted(positions)
-    code = [order.index(v) for v in positions]
-    rank = sum((x - sum(1 for y in code[:i] if y < x)) * math.factorial(layout.k - 1 - i) for i, x in enumerate(code))
+    placement = placement_index(len(goal), [home[t] for t in layout.tiles])
+    m, rank = divmod(placement, math.factorial(layout.k))
     slot = int(layout.comp_of[m, goal.index(BLANK)])
-    return int(layout.offsets[m]) + rank * int(layout.comp_count[m]) + slot, m * math.factorial(layout.k) + rank
+    return int(layout.offsets[m]) + rank * int(layout.comp_count[m]) + slot, placement

@@ -50,9 +50,26 @@ from cpmodel.slider.pdb import (
     lower_entry,
     set_mark,
 )
-from cpmodel.store import LockTimeout, TableStore
+from cpmodel.store import Expected, LockTimeout, TableStore
 
-ProgressFn = Callable[[int, int, str], None]  # (states reached, states in every group, what is being built)
+@dataclass(frozen=True)
+class BuildStep:
+    """Where a build stands when it reports progress: group `group` of `groups` (1-based), its level."""
+
+    group: int
+    groups: int
+    tiles: int
+    level: int
+
+    @property
+    def phase(self) -> str:
+        return f"group {self.group}/{self.groups} ({self.tiles} tiles)"
+
+    def __str__(self) -> str:
+        return f"{self.phase}, level {self.level}"
+
+
+ProgressFn = Callable[[int, int, BuildStep], None]  # (states reached, states in every group, where it stands)
 TABLE_FILE, PROGRESS_FILE = "table.npy", "progress.json"
 FRONTIER = 2  # the mark of the goal state at level 0
 
@@ -81,8 +98,19 @@ _FINISHED: dict[str, CompactTables] = {}
 _PARTIAL: dict[str, _Build] = {}  # a memory-only build that stopped at its deadline, by key
 
 
-def _tables(partition: Partition, table: np.ndarray, metadata: dict[str, Any]) -> CompactTables:
-    return CompactTables(partition, table, tuple(metadata["bases"][:-1]), tuple(metadata["bits"]), metadata["scale"],
+def expected_entry(board: Board, goal: State, partition: Partition) -> Expected:
+    """What the stored tables of `partition` must be, from the board alone: the store refuses an entry whose
+    metadata says otherwise, so the layout a search reads never comes from the file."""
+    bases = _bases(board, partition)
+    bits = [entry_bits(math.perm(board.n, len(g))) for g in partition]
+    return Expected((bases[-1],), "uint8", {
+        "format": COMPACT_FORMAT, "n": board.n, "goal": list(goal), "partition": [list(g) for g in partition],
+        "scale": bipartite_scale(board), "bases": bases, "bits": bits})
+
+
+def _tables(partition: Partition, table: np.ndarray, metadata: dict[str, Any], expected: Expected) -> CompactTables:
+    layout = expected.metadata
+    return CompactTables(partition, table, tuple(layout["bases"][:-1]), tuple(layout["bits"]), layout["scale"],
                          metadata)
 
 
@@ -100,10 +128,9 @@ def load_tables(board: Board, goal: State, partition: Partition, store: TableSto
         return _FINISHED[key]
     if store is None:
         return None
-    table, metadata = store.load(key), store.metadata(key)
-    if table is None or metadata is None or table.shape != (_bases(board, partition)[-1],):
-        return None
-    return _remember(key, _tables(partition, table, metadata))
+    expected = expected_entry(board, goal, partition)
+    entry = store.load(key, expected)
+    return None if entry is None else _remember(key, _tables(partition, entry.table, entry.metadata, expected))
 
 
 def build_status(board: Board, goal: State, partition: Partition, store: TableStore | None) -> tuple[int, int]:
@@ -132,7 +159,8 @@ def build_tables(board: Board, goal: State, partition: Partition, *, store: Tabl
     key = compact_key(board, goal, partition)
     finished = load_tables(board, goal, partition, store)
     if finished is not None:
-        if store is not None and store.metadata(key) is None:  # built in memory earlier: keep it now
+        if store is not None and store.load(key, expected_entry(board, goal, partition)) is None:
+            # built in memory earlier: keep it now
             store.save(key, np.asarray(finished.table), finished.metadata)
         return finished
     if store is None:
@@ -144,7 +172,7 @@ def build_tables(board: Board, goal: State, partition: Partition, *, store: Tabl
         del _PARTIAL[key]
         table = build.table.view()
         table.flags.writeable = False
-        return _remember(key, _tables(partition, table, metadata))
+        return _remember(key, _tables(partition, table, metadata, expected_entry(board, goal, partition)))
     try:
         with store.lock(key, deadline):
             # another process may have finished it while this one waited for the lock
@@ -165,12 +193,22 @@ def build_tables(board: Board, goal: State, partition: Partition, *, store: Tabl
 
 # --- one build ------------------------------------------------------------------------
 
+# The fields of a progress file and their types: a file that does not match is not resumed from.
+PROGRESS_FIELDS = {"format": int, "group": int, "depth": int, "resume": int, "expanded": int, "reached": int,
+                   "reached_done": int, "seconds": (int, float), "saturated": list}
+
+
 def _read_progress(work: Path) -> dict[str, Any] | None:
     try:
         progress = json.loads((work / PROGRESS_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return progress if progress.get("format") == COMPACT_FORMAT and (work / TABLE_FILE).exists() else None
+    if not (isinstance(progress, dict) and progress.get("format") == COMPACT_FORMAT
+            and all(isinstance(progress.get(name), kind) and not isinstance(progress.get(name), bool)
+                    for name, kind in PROGRESS_FIELDS.items())
+            and all(isinstance(x, int) for x in progress["saturated"])):
+        return None
+    return progress if (work / TABLE_FILE).exists() else None
 
 
 class _Build:
@@ -267,8 +305,7 @@ class _Build:
                 state["expanded"] += int(out[1])
                 state["reached"] += int(out[2])
                 if progress is not None:
-                    progress(self.reached_all(), total,
-                             f"group {g + 1}/{len(self.partition)} ({layout.k} tiles), level {state['depth']}")
+                    progress(self.reached_all(), total, BuildStep(g + 1, len(self.partition), layout.k, state["depth"]))
             # A level that expanded nothing ends the search — unless its count was lost
             # (a killed process restarts the level it was in), so the marks decide.
             if state["expanded"] == 0 and count_open(marks) == 0:

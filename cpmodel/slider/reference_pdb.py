@@ -29,7 +29,7 @@ from cpmodel.deadline import check_deadline
 from cpmodel.errors import InputError
 from cpmodel.slider.board import BLANK, Board, State
 from cpmodel.slider.heuristics import MAX_PDB_VERTICES, goal_vertices, table_key
-from cpmodel.store import TableStore
+from cpmodel.store import Expected, TableStore
 
 # Cap on the sparse table of one pattern group (n^k bytes): the 6-tile
 # groups of the 15-puzzle need 16^6 = 16.8 M; 64 M keeps memory modest.
@@ -156,15 +156,24 @@ def build_pattern_table(board: Board, goal: State, pattern: Sequence[int],
 
 # --- the store ---------------------------------------------------------------------------
 
+def sparse_key(board: Board, goal: State, pattern: Sequence[int]) -> str:
+    return table_key("sparse", FORMAT, board, goal, (pattern,))
+
+
+def sparse_expected(board: Board, pattern: Sequence[int]) -> Expected:
+    """What a stored sparse table must be: n^k bytes, of this format and pattern."""
+    return Expected((board.n ** len(pattern),), "uint8", {"format": FORMAT, "pattern": list(pattern)})
+
+
 def pattern_table(board: Board, goal: State, pattern: Sequence[int], *, store: TableStore | None = None,
                   deadline: float | None = None) -> np.ndarray:
     """`build_pattern_table`, read from / written to `store` (None: built every time)."""
     if store is None:
         return build_pattern_table(board, goal, pattern, deadline)
-    key = table_key("sparse", FORMAT, board, goal, (pattern,))
-    table = store.load(key)
-    if table is not None and table.shape == (board.n ** len(pattern),) and table.dtype == np.uint8:
-        return table
+    key = sparse_key(board, goal, pattern)
+    entry = store.load(key, sparse_expected(board, pattern))
+    if entry is not None:
+        return entry.table
     table = build_pattern_table(board, goal, pattern, deadline)
     store.save(key, table, {"format": FORMAT, "board": board.label, "pattern": list(pattern)})
     return table

@@ -138,7 +138,7 @@ def test_ctrl_c_keeps_the_build(tmp_path: Path) -> None:
     store = DirectoryStore(tmp_path)
     calls = []
 
-    def interrupt(done: int, total: int, what: str) -> None:
+    def interrupt(done: int, total: int, step: pdb_build.BuildStep) -> None:
         calls.append(done)
         if len(calls) == 3:
             raise KeyboardInterrupt
