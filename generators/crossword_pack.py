@@ -34,7 +34,7 @@ from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from cpmodel.surface import surface as find_surface
-from dictionaries import ListContent, WordList, portable
+from dictionaries import ListContent, WordList, load, portable
 from generators.clues import ClueBank, ClueLines, load_bank
 from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from generators.executors import Executor, PuzzleFailed

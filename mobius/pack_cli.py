@@ -18,10 +18,10 @@ import os
 import shlex
 import signal
 import sys
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Annotated, Any, Optional
 
 import typer
@@ -89,7 +89,8 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 
 def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | None, resume: bool,
-         force: bool) -> None:
+         force: bool, notes: Sequence[str] = ()) -> None:
+    """Build the pack; `notes` are said once the run has its folder (a refused run says its one line only)."""
     from rich.console import Console
 
     from generators.executors import ClusterError
@@ -98,7 +99,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
     command = " ".join(["mobius", *(shlex.quote(_text_of(arg)) for arg in sys.argv[1:])])
     console = Console(stderr=True)
     try:
-        with sigterm_as_interrupt(), _progress_bar(console, spec) as show:
+        with sigterm_as_interrupt(), _progress_bar(console, spec, notes) as show:
             puzzles = build_pack(spec, out, workers=workers, executor=executor, scheduler=scheduler, resume=resume,
                                  force=force, command=command, on_progress=show)
     except (PackError, ClusterError) as exc:
@@ -140,7 +141,7 @@ def _text_of(arg: str) -> str:
 
 
 @contextmanager
-def _progress_bar(console: Any, spec: Any) -> Iterator[Any]:
+def _progress_bar(console: Any, spec: Any, notes: Sequence[str] = ()) -> Iterator[Any]:
     """A live bar on a terminal; nothing in logs and pipes, where the closing line says it all."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, \
         TimeRemainingColumn
@@ -156,7 +157,7 @@ def _progress_bar(console: Any, spec: Any) -> Iterator[Any]:
         shown: list[str] = []
 
         def show(p: Any) -> None:
-            for note in p.notes[len(shown):]:  # what the pack plan says, as soon as it says it
+            for note in [*notes, *p.notes][len(shown):]:  # what the pack plan says, as soon as it says it
                 say(f"note: {note}")
                 shown.append(note)
             done = p.exported if p.phase == "exports" else p.done
@@ -249,10 +250,9 @@ def crossword_command(
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow),
                    sources=tuple((option, str(path)) for option, path in given.items() if path is not None))
     spec.words()  # so does a bad dictionary or word file
-    if spec.word_use().unclued_dropped:
-        say(f"note: {words_line(spec.word_use())}")
     _check_patterns(spec)
-    _run(spec, out, workers, executor, scheduler, resume, force)
+    notes = [words_line(spec.word_use())] if spec.word_use().unclued_dropped else []
+    _run(spec, out, workers, executor, scheduler, resume, force, notes)
 
 
 @app.command("slider")
