@@ -35,6 +35,7 @@ from cpmodel.solver import (
     require_usable,
 )
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
+from mobius.interrupts import interruption
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
     from cpmodel.slider.group import BoardFacts
@@ -265,8 +266,8 @@ def prepare_command(
         try:
             heuristic = make_heuristic("pdb", loaded, goal_state, engine=engine, partition=groups,
                                        store=user_store(), deadline=deadline_of(time_limit), progress=advance)
-        except KeyboardInterrupt:
-            typer.echo("interrupted: what was built is kept; run the same command to continue", err=True)
+        except KeyboardInterrupt as exc:
+            typer.echo(f"{interruption(exc)}: what was built is kept; run the same command to continue", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except DeadlineExceeded:
             typer.echo(f"stopped at the time limit ({time_limit:g} s): what was built is kept; "
