@@ -78,8 +78,8 @@ def call_before(fn: Callable[[], T], deadline: float) -> T | None:
         if pid == 0:  # the child: compute, send, and leave without running any cleanup of the parent's
             os.close(read_fd)
             _child(fn, write_fd, printed.fileno(), parent)
-        os.close(write_fd)
         try:
+            os.close(write_fd)
             payload = _read_until(read_fd, deadline)
         finally:
             os.close(read_fd)

@@ -147,7 +147,11 @@ def start_quiet_resource_tracker() -> None:
     from multiprocessing import resource_tracker
 
     sys.stderr.flush()
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to keep quiet
+        resource_tracker.ensure_running()
+        return
     quiet = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(quiet, 2)
