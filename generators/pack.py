@@ -248,11 +248,11 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     stored = _prepare(spec, out, resume, force)
     runner = make_executor(executor, workers, scheduler)
     created = not out.exists()
-    plan = plan_of(spec, runner)
     puzzles: dict[int, dict[str, Any]] = {}
     timings: dict[int, float] = {}
-    progress = Progress(spec.count, notes=plan.notes)
-    try:
+    try:  # the plan's work already runs in the workers, which an interruption must not wait for
+        plan = plan_of(spec, runner)
+        progress = Progress(spec.count, notes=plan.notes)
         _write_manifest(spec, out, command, stored, timings, started, complete=False)
     except BaseException:
         runner.abort()
