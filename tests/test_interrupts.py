@@ -26,7 +26,6 @@ import psutil
 import pytest
 
 from benchmarks.faults.signals import (
-    FILL,
     PACK,
     PREPARE,
     Ending,
@@ -34,6 +33,7 @@ from benchmarks.faults.signals import (
     after_seconds,
     broken_promises,
     child_env,
+    fill_args,
     run_and_signal,
 )
 
@@ -93,7 +93,7 @@ def test_fill_ends_with_its_solver(solver: str, ready: Moment, signum: int, env:
     if solver == "gecode" and shutil.which("minizinc") is None or solver == "qxw" and not (
             shutil.which("qxw") or shutil.which("/usr/games/qxw")):
         pytest.skip(f"{solver} is not installed")
-    assert_clean(run_and_signal((*FILL, "--solver", solver), signum, ready, env, after=SETTLE_IN_S), signum)
+    assert_clean(run_and_signal(fill_args(solver), signum, ready, env, after=SETTLE_IN_S), signum)
 
 
 @pytest.mark.slow
