@@ -8,7 +8,7 @@ time limit (35-56 s were seen); the parent waits in Python instead and kills
 the child at once (`cpmodel.deadline.call_before`). pychoco is imported only
 in the child, whose GraalVM isolate thus never meets a fork. A child that
 dies (GraalVM cannot reserve its heap under a memory limit, or runs out of
-it) is an answer too: `ChocoOutcome.error` says so in one line.
+it) is an answer too: ERROR, with a note saying so in one line.
 
 Leaves out: the models (`cpmodel/crossword/choco.py`, `cpmodel/slider/choco.py`).
 """
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from cpmodel.deadline import ChildFailed, call_before
@@ -33,23 +32,27 @@ KILL_GRACE_S = 2.0
 _OUT_OF_MEMORY = ("graal_create_isolate", "OutOfMemoryError", "out of memory")
 
 
-@dataclass(frozen=True)
-class ChocoOutcome:
-    """What `run_choco` gives back: the work's value, None past the deadline, or an error."""
+def run_choco(work: Callable[[], tuple[Status, Any, dict[str, float]]], deadline: float,
+              stats: dict[str, int | float], notes: dict[str, str]) -> tuple[Status, Any]:
+    """`work()` (building and solving with pychoco) in a forked child, killed `KILL_GRACE_S` past `deadline`.
 
-    value: Any = None
-    error: str = ""
-
-
-def run_choco(work: Callable[[], Any], deadline: float) -> ChocoOutcome:
-    """`work()` (building and solving with pychoco) in a forked child, killed `KILL_GRACE_S` past `deadline`."""
+    `work` answers (status, value, Choco's counters); the counters are added
+    to `stats`. TIMEOUT when the child was killed past the limit; ERROR with
+    `notes["error"]` saying why when Choco failed (out of memory included).
+    """
     try:
-        return ChocoOutcome(call_before(work, deadline + KILL_GRACE_S))
+        answer = call_before(work, deadline + KILL_GRACE_S)
     except ChildFailed as exc:
         message = str(exc)
-        if any(sign in message for sign in _OUT_OF_MEMORY):
-            return ChocoOutcome(error=f"Choco ran out of memory ({message})")
-        return ChocoOutcome(error=f"Choco failed: {message}")
+        out_of_memory = any(sign in message for sign in _OUT_OF_MEMORY)
+        notes["error"] = f"Choco ran out of memory ({message})" if out_of_memory else f"Choco failed: {message}"
+        return Status.ERROR, None
+    if answer is None:
+        return Status.TIMEOUT, None
+    status, value, counters = answer
+    for key, count in counters.items():
+        stats[key] = stats.get(key, 0) + count
+    return status, value
 
 
 def choco_refusal() -> str | None:

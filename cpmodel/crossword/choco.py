@@ -53,15 +53,7 @@ class ChocoFillSolver(TableBackend):
         return choco_refusal()
 
     def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
-        outcome = run_choco(functools.partial(self._solve, tables, run.deadline), run.deadline)
-        if outcome.error:
-            run.notes["error"] = outcome.error
-            return Status.ERROR, None
-        if outcome.value is None:  # killed past the limit
-            return Status.TIMEOUT, None
-        status, codes, stats = outcome.value
-        run.stats.update(stats)
-        return status, codes
+        return run_choco(functools.partial(self._solve, tables, run.deadline), run.deadline, run.stats, run.notes)
 
     def _solve(self, tables: FillTables, deadline: float) -> tuple[Status, list[int] | None, dict[str, float]]:
         """In the child (`run_choco`): build, solve in what is left of the limit, and answer with the counters."""

@@ -54,16 +54,8 @@ class ChocoSliderSolver(HorizonBackend):
         steps = [list(row) for row in step_table(problem)]
 
         def decide(horizon: int, left: float | None) -> HorizonAnswer:
-            outcome = run_choco(functools.partial(decide_in_child, problem, horizon, steps, left), deadline_of(left))
-            if outcome.error:
-                run.notes["error"] = outcome.error
-                return Status.ERROR, None
-            if outcome.value is None:  # killed past the limit
-                return Status.TIMEOUT, None
-            status, blanks, stats = outcome.value
-            for key, value in stats.items():
-                run.stats[key] = run.stats.get(key, 0) + value
-            return status, blanks
+            return run_choco(functools.partial(decide_in_child, problem, horizon, steps, left), deadline_of(left),
+                             run.stats, run.notes)
 
         return decide
 
