@@ -12,9 +12,10 @@ Covers:
   verifier and reports peak memory. Solvers that keep tables get the
   user's cache (`generators.cache`), or an empty temporary store for an
   instance that asks for cold tables (`table_store`). The parent holds a hard wall-clock
-  backstop of limit + grace and kills the child's whole session past it (so
-  an outside solver such as Qxw dies too): the run becomes TIMEOUT with a
-  note. `config.jobs` runs go at once;
+  backstop of limit + grace and kills the child with everything it started
+  past it (`cpmodel.processes.kill_tree`: an outside solver such as Qxw dies
+  too): the run becomes TIMEOUT with a note. Children die with the parent,
+  kill -9 included. `config.jobs` runs go at once;
 - `Record`, one row of results, with the machine and package versions.
   `wall_s` is the time the solver reports; starting Python, building the
   problem and the imports in `WARM_IMPORTS` happen before its clock starts.
@@ -44,7 +45,6 @@ import pickle
 import platform
 import re
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -61,6 +61,7 @@ from typing import Any
 
 from benchmarks.suites import COLD_TABLES, FAMILIES, Instance, Suite
 from cpmodel.errors import InputError
+from cpmodel.processes import kill_tree, spawn
 from cpmodel.solver import (
     SolveResult,
     Status,
@@ -385,12 +386,9 @@ def _receive(conn: Connection, timeout: float | None) -> tuple[str, Any] | None:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill a still-running child with its whole session (Qxw included): only ever our own child's."""
+    """Kill a still-running child with everything it started (Qxw included)."""
     if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:  # it ended just now
-            pass
+        kill_tree(proc.pid)
 
 
 def _await_outcome(conn: Connection, proc: subprocess.Popen[bytes], job: Job, grace: float) -> dict[str, Any]:
@@ -456,10 +454,10 @@ def run_job(job: Job, machine: Mapping[str, Any], *, grace: float = BACKSTOP_GRA
     """One run in a fresh Python process of its own session, under the backstop."""
     read_fd, write_fd = os.pipe()
     started = time.perf_counter()
-    # A new session: the backstop's kill takes anything the child started with it,
-    # and a Ctrl-C at the terminal reaches the parent, which kills the children.
-    proc = subprocess.Popen([sys.executable, "-c", _CHILD_PROGRAM, str(write_fd)], stdin=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, pass_fds=(write_fd,), start_new_session=True)
+    # A new session: a Ctrl-C at the terminal reaches the parent, which kills
+    # the children with everything they started; they die with the parent too.
+    proc = spawn([sys.executable, "-c", _CHILD_PROGRAM, str(write_fd)], stdin=subprocess.PIPE,
+                 stdout=subprocess.DEVNULL, pass_fds=(write_fd,))
     os.close(write_fd)  # the child holds the only writing end, so its death reads as EOF
     if live is not None:
         live.add(proc)

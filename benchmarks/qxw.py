@@ -4,7 +4,8 @@ Covers: `QxwSolver`, which writes the problem's lights as a Qxw batch deck
 (`generators.export.qxw`: one light a line, each the ids of its cells, a
 shared id being a checked cell), writes the allowed words to a temporary
 list, runs ``qxw -b -d WORDLIST DECK`` under the time limit (killed on
-overrun → TIMEOUT), and reads the ``W<i> WORD`` lines back into a `Fill`.
+overrun → TIMEOUT, on an interruption, and with this process:
+`cpmodel.processes`), and reads the ``W<i> WORD`` lines back into a `Fill`.
 Exit status 0 = filled, 4 = no fill (→ UNSAT), anything else → ERROR. The
 harness verifies the fill like any other solver's. Where Qxw is not
 installed `available()` says so; a problem it cannot take (prefilled
@@ -44,6 +45,7 @@ from typing import ClassVar
 
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
+from cpmodel.processes import ended, spawn
 from cpmodel.solver import SolveResult, SolverBase, Status, option
 from generators.export.qxw import UNIQUE_DIRECTIVE, parse_qxw_output, to_qxw_deck
 
@@ -132,18 +134,19 @@ class QxwSolver(SolverBase):
             stats["words"] = words_text.count("\n")
             # Writing the files counts against the limit too: Qxw gets what is left.
             left = None if time_limit is None else max(started + time_limit - time.perf_counter(), 0.001)
-            try:
-                run = subprocess.run([program, "-b", "-d", str(word_file), str(deck)],
-                                     capture_output=True, text=True, timeout=left)
-            except subprocess.TimeoutExpired:  # subprocess.run has killed it
-                return result(Status.TIMEOUT)
-        stats["qxw_exit"] = run.returncode
-        if run.returncode == EXIT_NO_FILL:
+            with ended(spawn([program, "-b", "-d", str(word_file), str(deck)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)) as proc:
+                try:
+                    out, _ = proc.communicate(timeout=left)
+                except subprocess.TimeoutExpired:  # killed on leaving the block
+                    return result(Status.TIMEOUT)
+        stats["qxw_exit"] = proc.returncode
+        if proc.returncode == EXIT_NO_FILL:
             return result(Status.UNSAT)
-        if run.returncode != EXIT_FILLED:
+        if proc.returncode != EXIT_FILLED:
             return result(Status.ERROR)
         try:
-            fill, conflicts = fill_from_words(lights, parse_qxw_output(run.stdout, len(lights)))
+            fill, conflicts = fill_from_words(lights, parse_qxw_output(out, len(lights)))
         except ValueError:  # a light without a word, or a word of the wrong length
             return result(Status.ERROR, error="a light without a word, or a word of the wrong length")
         if conflicts:

@@ -1,5 +1,14 @@
 """What the crossword and slider Choco backends share: is `pychoco` here, the
-time limit in Choco's syntax, reading Choco's final state and counters.
+time limit in Choco's syntax, reading Choco's final state and counters, and
+`run_choco`, which runs a model's building and solving in a forked child.
+
+Why a child: pychoco is a native (GraalVM) build of Choco, and a search in
+it does not return to Python until it stops, so a Ctrl-C waited for the
+time limit (35-56 s were seen); the parent waits in Python instead and kills
+the child at once (`cpmodel.deadline.call_before`). pychoco is imported only
+in the child, whose GraalVM isolate thus never meets a fork. A child that
+dies (GraalVM cannot reserve its heap under a memory limit, or runs out of
+it) is an answer too: ERROR, with a note saying so in one line.
 
 Leaves out: the models (`cpmodel/crossword/choco.py`, `cpmodel/slider/choco.py`).
 """
@@ -7,13 +16,43 @@ Leaves out: the models (`cpmodel/crossword/choco.py`, `cpmodel/slider/choco.py`)
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from typing import Any
 
+from cpmodel.deadline import ChildFailed, call_before
 from cpmodel.solver import Status
 
 # Choco reads a duration string such as "2.5s" ("2500ms" is silently read
 # as no limit at all); a millisecond is the least it is handed.
 MIN_LIMIT_S = 0.001
+# Choco stops itself at its limit; its child is killed only this long after.
+KILL_GRACE_S = 2.0
+# What a dying GraalVM prints when memory is short: at start-up (the heap
+# cannot be reserved under a memory limit) or during the search.
+_OUT_OF_MEMORY = ("graal_create_isolate", "OutOfMemoryError", "out of memory")
+
+
+def run_choco(work: Callable[[], tuple[Status, Any, dict[str, float]]], deadline: float,
+              stats: dict[str, int | float], notes: dict[str, str]) -> tuple[Status, Any]:
+    """`work()` (building and solving with pychoco) in a forked child, killed `KILL_GRACE_S` past `deadline`.
+
+    `work` answers (status, value, Choco's counters); the counters are added
+    to `stats`. TIMEOUT when the child was killed past the limit; ERROR with
+    `notes["error"]` saying why when Choco failed (out of memory included).
+    """
+    try:
+        answer = call_before(work, deadline + KILL_GRACE_S)
+    except ChildFailed as exc:
+        message = str(exc)
+        out_of_memory = any(sign in message for sign in _OUT_OF_MEMORY)
+        notes["error"] = f"Choco ran out of memory ({message})" if out_of_memory else f"Choco failed: {message}"
+        return Status.ERROR, None
+    if answer is None:
+        return Status.TIMEOUT, None
+    status, value, counters = answer
+    for key, count in counters.items():
+        stats[key] = stats.get(key, 0) + count
+    return status, value
 
 
 def choco_refusal() -> str | None:

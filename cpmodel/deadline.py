@@ -4,13 +4,20 @@ Covers: `deadline_of`, the one conversion from a time limit to a
 `time.perf_counter()` deadline; `DeadlineExceeded`, raised by whatever passes
 its deadline (a search, propagation, a pattern-database build, building a
 CP-SAT model), which solvers turn into TIMEOUT; `check_deadline`; and hard
-deadlines for library calls that do not look at the clock often enough:
-`call_before`, which runs a function in a forked child process and
-returns its (picklable) result, or None once the deadline has passed — the
-child is then killed. CP-SAT needs it: expanding a table of a million rows in
-its presolve takes 10-20 s on this project's machines without once checking
-its own time limit, so a five-second limit ran for twenty. Where the
-platform cannot fork, the function runs in this process without a hard bound.
+deadlines for library calls that do not look at the clock often enough, or
+at Ctrl-C at all: `call_before`, which runs a function in a forked child
+process and returns its (picklable) result, or None once the deadline has
+passed — the child is then killed, as it is when this process is
+interrupted (the wait is in Python, so a Ctrl-C or a SIGTERM raised as
+KeyboardInterrupt ends it at once) or dies (`cpmodel.processes`). CP-SAT
+needs it: expanding a table of a million rows in its presolve takes 10-20 s
+on this project's machines without once checking its own time limit, so a
+five-second limit ran for twenty; native solvers (CP-SAT, Choco, the SAT
+solvers) do not return to Python for a Ctrl-C before they finish. What the
+child prints goes to a file of its own; a child that dies without an answer
+is `ChildFailed` with its last line (a native library's own message, such as
+GraalVM failing to reserve its heap). Where the platform cannot fork, the
+function runs in this process without a hard bound.
 
 Leaves out: choosing when a hard bound is worth a fork (the caller knows the
 size of its model) and anything solver-specific.
@@ -23,13 +30,18 @@ import os
 import pickle
 import select
 import signal
+import tempfile
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import IO, TypeVar
+
+from cpmodel.processes import die_with_parent, kill_tree
 
 T = TypeVar("T")
 
 _CHUNK = 1 << 16
+# How much of the end of what a dead child printed is read for its last line.
+_TAIL = 4096
 
 
 class DeadlineExceeded(Exception):
@@ -48,7 +60,7 @@ def check_deadline(deadline: float | None) -> None:
 
 
 class ChildFailed(RuntimeError):
-    """The function raised in the child (its message is kept) or the child died."""
+    """The function raised in the child (its message is kept) or the child died (with its last line)."""
 
 
 def can_fork() -> bool:
@@ -56,36 +68,44 @@ def can_fork() -> bool:
 
 
 def call_before(fn: Callable[[], T], deadline: float) -> T | None:
-    """`fn()` computed in a forked child; None if it is not done by `deadline` (time.perf_counter)."""
+    """`fn()` computed in a forked child; None if it is not done by `deadline` (time.perf_counter; inf: none)."""
     if not can_fork():
         return fn()
+    parent = os.getpid()
     read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, and leave without running any cleanup of the parent's
-        os.close(read_fd)
-        _child(fn, write_fd)
-    os.close(write_fd)
-    try:
-        payload = _read_until(read_fd, deadline)
-    finally:
-        os.close(read_fd)
-        _kill_and_reap(pid)
-    if payload is None:
-        return None
-    try:
-        ok, value = pickle.loads(payload)
-    except (pickle.UnpicklingError, EOFError, ValueError):
-        raise ChildFailed("the child process died before it sent its result") from None
+    with tempfile.TemporaryFile() as printed:
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, and leave without running any cleanup of the parent's
+            os.close(read_fd)
+            _child(fn, write_fd, printed.fileno(), parent)
+        try:
+            os.close(write_fd)
+            payload = _read_until(read_fd, deadline)
+        finally:
+            os.close(read_fd)
+            kill_tree(pid)
+            os.waitpid(pid, 0)
+        if payload is None:
+            return None
+        try:
+            ok, value = pickle.loads(payload)
+        except (pickle.UnpicklingError, EOFError, ValueError):
+            raise ChildFailed(f"the child process died before it sent its result{_last_line(printed)}") from None
     if not ok:
         raise ChildFailed(value)
     return value
 
 
-def _child(fn: Callable[[], object], write_fd: int) -> None:
+def _child(fn: Callable[[], object], write_fd: int, printed_fd: int, parent: int) -> None:
     code = 0
     try:
-        # Ctrl-C is for the parent, which kills this child when it stops waiting.
+        # Die with the parent, whatever kills it; Ctrl-C is for the parent,
+        # which kills this child when it stops waiting.
+        die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for fd in (1, 2):
+            os.dup2(printed_fd, fd)
         try:
             payload = pickle.dumps((True, fn()))
         except BaseException as exc:  # everything goes back to the parent, which raises it
@@ -99,6 +119,13 @@ def _child(fn: Callable[[], object], write_fd: int) -> None:
         os._exit(code)
 
 
+def _last_line(printed: IO[bytes]) -> str:
+    """`: LINE`, the last line the child printed, or nothing."""
+    printed.seek(max(0, os.fstat(printed.fileno()).st_size - _TAIL))
+    lines = printed.read().decode("utf-8", "replace").strip().splitlines()
+    return f": {lines[-1].strip()}" if lines else ""
+
+
 def _read_until(fd: int, deadline: float) -> bytes | None:
     """Everything written to `fd` until its end, or None if `deadline` comes first."""
     chunks = []
@@ -106,19 +133,10 @@ def _read_until(fd: int, deadline: float) -> bytes | None:
         left = deadline - time.perf_counter()
         if left <= 0:
             return None
-        ready, _, _ = select.select([fd], [], [], left)
+        ready, _, _ = select.select([fd], [], [], None if math.isinf(left) else left)
         if not ready:
             return None
         chunk = os.read(fd, _CHUNK)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
-
-
-def _kill_and_reap(pid: int) -> None:
-    """SIGKILL (harmless if the child has finished: it is then a zombie) and wait for it."""
-    try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)

@@ -8,8 +8,9 @@ passes through argv, whose single arguments are limited to 128 KiB), with
 ``--solver``, ``--time-limit`` (ms), ``-r`` (the seed) and ``--json-stream``;
 the solution's ``name = [...];`` lines, the final status and the solver's
 statistics are read back from the JSON messages. The program runs in a
-session of its own and the whole session (minizinc and the solver it
-started) is killed if it overruns the limit by `OVERRUN_GRACE_S`.
+session of its own (`cpmodel.processes.spawn`); minizinc and the solver it
+started are killed when the run ends, whether it answered, overran the
+limit by `OVERRUN_GRACE_S` or was interrupted, and die with this process.
 
 Leaves out: the models and data (`cpmodel/models/*.mzn`,
 `cpmodel/instances/minizinc.py`) and what the answers mean (the backends).
@@ -18,7 +19,6 @@ Leaves out: the models and data (`cpmodel/models/*.mzn`,
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import signal
@@ -26,6 +26,7 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from cpmodel.processes import ended, spawn
 from cpmodel.solver import Status
 
 # MiniZinc stops itself at --time-limit (compilation included); past this
@@ -86,24 +87,16 @@ def run_minizinc(program: str, solver: str, text: str, *, time_limit: float | No
     if time_limit is not None:
         command += ["--time-limit", str(max(MIN_TIME_LIMIT_MS, int(time_limit * 1000)))]
     command.append("-")  # the model (with its data) comes on standard input
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    try:
-        out, err = proc.communicate(text, timeout=None if time_limit is None else time_limit + OVERRUN_GRACE_S)
-    except subprocess.TimeoutExpired:
-        _kill_session(proc)
-        proc.communicate()
-        return MiniZincRun(Status.TIMEOUT, error="killed after overrunning its time limit")
-    _kill_session(proc)  # the solver minizinc started, should it outlive minizinc
+    # SIGTERM, not SIGKILL, when this process dies: MiniZinc answers it by
+    # ending the solver it started (fzn-gecode, in a process group of its
+    # own), which a killed MiniZinc would leave running.
+    with ended(spawn(command, death_signal=signal.SIGTERM, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)) as proc:
+        try:
+            out, err = proc.communicate(text, timeout=None if time_limit is None else time_limit + OVERRUN_GRACE_S)
+        except subprocess.TimeoutExpired:
+            return MiniZincRun(Status.TIMEOUT, error="killed after overrunning its time limit")
     return _read_messages(out, err, proc.returncode)
-
-
-def _kill_session(proc: subprocess.Popen[str]) -> None:
-    """Kill what is left of the session `proc` leads (only ever our own child's)."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:  # the session has ended
-        pass
 
 
 def _read_messages(out: str, err: str, returncode: int) -> MiniZincRun:

@@ -5,8 +5,8 @@ Covers: `Cnf`, a formula under construction (fresh variables, clauses one by
 one or as numpy blocks of binary clauses, `exactly_one`/`at_most_one` with
 the pairwise encoding for a few literals and the sequential counter of Sinz
 (2005) past that), its DIMACS text with comment lines, and `solve_cnf`,
-which hands the formula to a pysat solver in a forked child process under
-a time limit: solvers that pysat can interrupt (Glucose, MiniSat) get
+which hands the formula to a pysat solver in a forked child process
+(`cpmodel.deadline.call_before`) under a time limit: solvers that pysat can interrupt (Glucose, MiniSat) get
 `solve_limited` with an interrupt timer, and the parent kills the child
 shortly past the limit, since Glucose reads its interrupt flag only at
 restarts; CaDiCaL, which pysat cannot interrupt, runs a plain `solve` that
@@ -20,16 +20,16 @@ backends) and any preprocessing of its own (the solvers have theirs).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
-import multiprocessing
 import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 
 import numpy as np
 
+from cpmodel.deadline import ChildFailed, call_before, deadline_of
 from cpmodel.solver import Status
 
 # pysat names. CaDiCaL 1.9.5 is the default: on van Beek 05.01–05.03 it
@@ -120,34 +120,27 @@ class SatAnswer:
 def solve_cnf(cnf: Cnf, solver_name: str, *, time_limit: float | None) -> SatAnswer:
     """SOLVED with the true variables, UNSAT, or TIMEOUT past `time_limit` seconds.
 
-    The solver runs in a forked child process (the formula is inherited, not
-    copied): Glucose looks at pysat's interrupt flag only when it restarts,
-    which on these formulas can be minutes late, so the parent kills the
-    child `KILL_GRACE_S` past the limit whatever the solver does (CaDiCaL,
+    The solver runs in a forked child process (`call_before`: the formula is
+    inherited, not copied, and a Ctrl-C or the death of this process ends
+    the child at once): Glucose looks at pysat's interrupt flag only when it
+    restarts, which on these formulas can be minutes late, so the child is
+    killed `KILL_GRACE_S` past the limit whatever the solver does (CaDiCaL,
     which cannot be interrupted, at the limit itself).
     """
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_solve_and_send, args=(cnf, solver_name, time_limit, sender), daemon=True)
-    child.start()
-    sender.close()
+    grace = 0.0 if solver_name in UNINTERRUPTIBLE else KILL_GRACE_S
+    deadline = deadline_of(None if time_limit is None else time_limit + grace)
     try:
-        grace = 0.0 if solver_name in UNINTERRUPTIBLE else KILL_GRACE_S
-        wait = None if time_limit is None else time_limit + grace
-        answer = receiver.recv() if receiver.poll(wait) else SatAnswer(Status.TIMEOUT)
-    except EOFError:  # the child died without answering
+        answer = call_before(functools.partial(_solve, cnf, solver_name, time_limit), deadline)
+    except ChildFailed:  # the child died without answering
         answer = SatAnswer(Status.ERROR)
-    finally:
-        receiver.close()
-        if child.is_alive():
-            child.kill()
-        child.join()
+    if answer is None:
+        answer = SatAnswer(Status.TIMEOUT)
     answer.stats.update(sat_vars=cnf.num_vars, sat_clauses=cnf.num_clauses)
     return answer
 
 
-def _solve_and_send(cnf: Cnf, solver_name: str, time_limit: float | None, sender: Connection) -> None:
-    """The child's work: load, solve under the limit, send the answer."""
+def _solve(cnf: Cnf, solver_name: str, time_limit: float | None) -> SatAnswer:
+    """The child's work: load, solve under the limit, answer."""
     from pysat.solvers import Solver  # imported here: an optional package
 
     started = time.perf_counter()
@@ -165,13 +158,10 @@ def _solve_and_send(cnf: Cnf, solver_name: str, time_limit: float | None, sender
             outcome = _solve_with_timer(solver, left)
         stats: dict[str, int | float] = {"load_s": load_s, **solver.accum_stats()}
         if outcome is None:
-            answer = SatAnswer(Status.TIMEOUT, stats=stats)
-        elif not outcome:
-            answer = SatAnswer(Status.UNSAT, stats=stats)
-        else:
-            answer = SatAnswer(Status.SOLVED, frozenset(v for v in solver.get_model() if v > 0), stats)
-    sender.send(answer)
-    sender.close()
+            return SatAnswer(Status.TIMEOUT, stats=stats)
+        if not outcome:
+            return SatAnswer(Status.UNSAT, stats=stats)
+        return SatAnswer(Status.SOLVED, frozenset(v for v in solver.get_model() if v > 0), stats)
 
 
 def _solve_with_timer(solver: object, seconds: float) -> bool | None:

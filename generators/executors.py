@@ -6,12 +6,15 @@ where the jobs run), `JobResult` and `PuzzleFailed`, and the life of local worke
 they are spawned with SIGINT blocked and then ignore it, so Ctrl-C reaches
 only the parent, which alone reports it (no worker tracebacks, even during
 start-up); they die with the parent whatever kills it, kill -9 included —
-by `prctl(PR_SET_PDEATHSIG)` on Linux and a parent-pid watchdog thread
-everywhere — and with them the multiprocessing resource tracker, which exits
-once no process holds its pipe; an aborted run kills them at once instead of
-waiting for their current jobs. A Dask scheduler is connected to before
-anything is written, with a bounded wait, and a bad address is an
-`InputError`; on Dask the spec travels once per worker and the jobs of a
+by `prctl(PR_SET_PDEATHSIG)` on Linux (`cpmodel.processes`) and a
+parent-pid watchdog thread everywhere — and with them the multiprocessing
+resource tracker, which exits once no process holds its pipe (and says
+nothing: see `start_quiet_resource_tracker`); an aborted run kills them,
+with whatever they started, before anything else, instead of waiting for
+their current jobs. A Dask scheduler is connected to before
+anything is written, and asked who it is, within a bounded wait for the
+whole handshake; a bad address, or a peer that is not a Dask scheduler, is
+an `InputError`; on Dask the spec travels once per worker and the jobs of a
 worker that dies run again elsewhere.
 
 Leaves out: what a job computes (the pack specs) and the pack directory
@@ -20,7 +23,6 @@ Leaves out: what a job computes (the pack specs) and the pack directory
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import os
 import signal
@@ -36,17 +38,17 @@ from typing import Any, Protocol
 
 from cpmodel.errors import InputError
 from cpmodel.inputs import shown
+from cpmodel.processes import ORPHAN_EXIT, die_with_parent, kill_tree
 
-# Linux prctl option: the signal the kernel sends a process when its parent dies.
-PR_SET_PDEATHSIG = 1
 # How often a worker checks that its parent is still there (the portable
 # fallback to PR_SET_PDEATHSIG): a dead parent's workers stop within this.
 WATCHDOG_INTERVAL_S = 1.0
-# A worker whose parent is gone exits with this code (nobody reads it).
-ORPHAN_EXIT = 1
 # Waiting longer than this for a Dask scheduler means a wrong address or a
 # cluster that is down; saying so beats hanging.
 DASK_CONNECT_TIMEOUT_S = 10
+# A peer that accepted the connection has this much longer to answer who it
+# is (so that a refused connection is reported as such, at the timeout).
+DASK_ANSWER_GRACE_S = 2
 
 
 class ClusterError(RuntimeError):
@@ -123,18 +125,7 @@ def init_worker(parent_pid: int) -> None:
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while spawning
     die_with_parent(parent_pid)
-
-
-def die_with_parent(parent_pid: int) -> None:
-    """Arrange for this process to end when `parent_pid` does, however it ends."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass  # the watchdog below still applies
-    if os.getppid() != parent_pid:  # the parent died before the line above
-        os._exit(ORPHAN_EXIT)
+    # Where the kernel cannot be asked (not Linux), a watchdog notices the parent's death.
     threading.Thread(target=_watch_parent, args=(parent_pid,), name="parent-watchdog", daemon=True).start()
 
 
@@ -143,6 +134,32 @@ def _watch_parent(parent_pid: int) -> None:
         time.sleep(WATCHDOG_INTERVAL_S)
         if os.getppid() != parent_pid:  # re-parented: the parent is gone
             os._exit(ORPHAN_EXIT)
+
+
+def start_quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker now, with its stderr on /dev/null.
+
+    The pool's queues hold named POSIX semaphores that the tracker (a process
+    the pool starts, sharing this one's stderr) unlinks should this process
+    die before it does; after a kill -9 it also printed two lines about
+    "leaked semaphore objects", which are no news then. It still unlinks them.
+    """
+    from multiprocessing import resource_tracker
+
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to keep quiet
+        resource_tracker.ensure_running()
+        return
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(quiet, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)
 
 
 @contextmanager
@@ -166,6 +183,7 @@ class LocalExecutor:
     """Local worker processes (spawned, so no solver state is shared by fork)."""
 
     def __init__(self, workers: int) -> None:
+        start_quiet_resource_tracker()
         with sigint_blocked():
             self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
                                             initializer=init_worker, initargs=(os.getpid(),))
@@ -192,13 +210,19 @@ class LocalExecutor:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
     def abort(self) -> None:
-        """Stop now: cancel what has not started and kill the workers mid-job."""
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """Stop now: kill the workers mid-job (with what they started), then drop the jobs not started.
+
+        Killing comes first: `shutdown` forgets the worker processes, and a
+        worker left alive runs its job to the end, which the exit of this
+        process then waits for.
+        """
         # ProcessPoolExecutor has no public way to stop running jobs before Python 3.14.
-        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
-            if process.is_alive():
-                process.kill()
-        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        for process in workers:
+            if process.is_alive():  # not reaped yet, so its pid is still its own
+                kill_tree(process.pid)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in workers:
             process.join(timeout=WATCHDOG_INTERVAL_S)
 
 
@@ -276,11 +300,65 @@ def same(value: Any) -> Any:
 
 
 def connect_dask(client_class: Any, address: str) -> Any:
-    """A Client of the scheduler at `address`, or an InputError saying why there is none."""
+    """A Client of the scheduler at `address`, or an InputError saying why there is none.
+
+    The scheduler is asked who it is first, within `DASK_CONNECT_TIMEOUT_S`
+    for the whole exchange: Dask's own connect bounds the TCP connection but
+    not its handshake, so a peer that accepts and stays silent (an HTTP
+    server waiting for a request) hung the pack, and one that answers at
+    once with something else (an HTTP error page) was read as a message of
+    exabytes.
+    """
+    _identify_scheduler(address)
     try:
         return client_class(address, timeout=DASK_CONNECT_TIMEOUT_S)
     except (OSError, ValueError, TypeError, TimeoutError) as exc:
         raise InputError(f"cannot reach the Dask scheduler {shown(address)}: {exc}") from None
+
+
+def _identify_scheduler(address: str) -> None:
+    """Return if a Dask scheduler answers at `address` within the time allowed; raise InputError if not.
+
+    The exchange runs in a thread of its own that is given up at the
+    deadline: cancelling Dask's read of a silent peer did not always end it.
+    """
+    import asyncio
+
+    answer: dict[str, Any] = {}
+
+    def ask() -> None:
+        try:
+            answer["identity"] = asyncio.run(_identity(address))
+        except Exception as exc:  # handed to the waiting thread, which says what it means
+            answer["error"] = exc
+
+    thread = threading.Thread(target=ask, name="dask-identity", daemon=True)
+    thread.start()
+    thread.join(DASK_CONNECT_TIMEOUT_S + DASK_ANSWER_GRACE_S)
+    where = f"cannot reach the Dask scheduler {shown(address)}"
+    if thread.is_alive():
+        raise InputError(f"{where}: it did not answer as a Dask scheduler within "
+                         f"{DASK_CONNECT_TIMEOUT_S + DASK_ANSWER_GRACE_S} s")
+    error = answer.get("error")
+    if isinstance(error, (OSError, ValueError, TypeError)):  # refused, unreachable, not an address
+        raise InputError(f"{where}: {error}")
+    if error is not None:  # whatever Dask makes of a peer that speaks another protocol
+        raise InputError(f"{where}: the peer does not speak Dask's protocol ({type(error).__name__})")
+    identity = answer.get("identity")
+    if not isinstance(identity, dict) or identity.get("type") != "Scheduler":
+        raise InputError(f"{where}: the peer is not a Dask scheduler")
+
+
+async def _identity(address: str) -> Any:
+    """What the scheduler at `address` says it is (its `identity` reply)."""
+    from distributed.comm import connect
+
+    comm = await connect(address, timeout=DASK_CONNECT_TIMEOUT_S)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
 
 
 def make_executor(kind: str, workers: int, scheduler: Any = None) -> Executor:

@@ -1,19 +1,24 @@
-"""The console script and `python -m mobius`: the CLI, with Ctrl-C during its start-up reported too.
+"""The console script and `python -m mobius`: the CLI, with signals that end the run handled from its start.
 
-Importing the CLI takes a few tenths of a second; a Ctrl-C in that time
-would otherwise print a traceback of whatever module was loading.
+The ending signals (Ctrl-C, SIGTERM, SIGHUP) become KeyboardInterrupt before
+anything else is imported (`mobius.interrupts`); importing the CLI takes a
+few tenths of a second, and a signal in that time would otherwise print a
+traceback of whatever module was loading, or end the process without a word.
 """
 
 import sys
 
 from mobius.exits import EXIT_INTERRUPTED
+from mobius.interrupts import install, interruption, settle
 
 
 def main() -> None:
+    install()
     try:
         from mobius.cli import main as run
-    except KeyboardInterrupt:
-        print("mobius: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        settle()
+        print(f"mobius: {interruption(exc)}", file=sys.stderr, flush=True)
         raise SystemExit(EXIT_INTERRUPTED) from None
     run()
 

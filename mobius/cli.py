@@ -2,7 +2,9 @@
 
 Covers: the top-level typer app, its sub-command groups (one module each) and
 the one place where every way a command can fail becomes one line on stderr
-with its exit code: bad input and bad options (2), an interruption (130). It
+with its exit code: bad input and bad options (2), an interruption (130:
+Ctrl-C, SIGTERM or SIGHUP, which `mobius.interrupts` turns into
+KeyboardInterrupt from the start of the process; the line names the signal). It
 runs the same way from the console script and from typer's CliRunner, since
 both go through `MobiusGroup.main`. Leaves out: any modelling or solving,
 which lives in `cpmodel`, and any pack or benchmark logic, which lives in
@@ -35,6 +37,7 @@ from cpmodel.errors import InputError
 from dictionaries.errors import DictionaryError
 from mobius import bench_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
 from mobius.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
+from mobius.interrupts import interruption, settle
 
 # An error line quotes at most this many characters of any one word (a
 # path, an argument: long real paths still fit) and is at most
@@ -88,17 +91,16 @@ def run_command(command: Any, prog_name: str, args: list[str], extra: dict[str, 
     except click_errors.ClickException as exc:
         error_line(exc.format_message())
         return exc.exit_code
-    except (typer.Abort, KeyboardInterrupt, EOFError):
-        print("mobius: interrupted", file=sys.stderr, flush=True)
-        return EXIT_INTERRUPTED
+    except (typer.Abort, KeyboardInterrupt, EOFError) as exc:
+        return _interrupted(_interrupt_in(exc) or exc)
     except ImportError as exc:
         # Ctrl-C while a compiled module (OR-Tools, numba) initialises comes
         # back as ImportError("initialization failed") raised from the
         # KeyboardInterrupt: an interruption, not a broken install.
-        if not _caused_by_interrupt(exc):
+        cause = _interrupt_in(exc)
+        if cause is None:
             raise
-        print("mobius: interrupted", file=sys.stderr, flush=True)
-        return EXIT_INTERRUPTED
+        return _interrupted(cause)
     except (InputError, DictionaryError) as exc:
         error_line(str(exc))
         return EXIT_BAD_INPUT
@@ -117,16 +119,23 @@ def run_command(command: Any, prog_name: str, args: list[str], extra: dict[str, 
         return EXIT_BAD_INPUT
 
 
-def _caused_by_interrupt(exc: BaseException) -> bool:
-    """Whether a KeyboardInterrupt is among the causes of `exc`."""
+def _interrupted(exc: BaseException) -> int:
+    """Say which signal ended the run, in one line; later signals are ignored while the process exits."""
+    print(f"mobius: {interruption(exc)}", file=sys.stderr, flush=True)
+    settle()
+    return EXIT_INTERRUPTED
+
+
+def _interrupt_in(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt among `exc` and its causes, if any."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
         if isinstance(cause, KeyboardInterrupt):
-            return True
+            return cause
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
-    return False
+    return None
 
 
 class MobiusGroup(TyperGroup):
@@ -136,6 +145,7 @@ class MobiusGroup(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         hide_flag_types(self)
         code = run_command(self, prog_name or "mobius", list(sys.argv[1:] if args is None else args), extra)
+        settle()  # the run is over; a signal now must not break the exit
         if standalone_mode:
             sys.exit(code)
         return code

@@ -102,6 +102,8 @@ def fill_command(
     engine = get_solver("crossword", spec)
     require_usable(engine, problem)
     result = engine.solve(problem, time_limit=time_limit, seed=seed)
+    if result.status is Status.ERROR and result.notes:  # why the solver failed, e.g. Choco out of memory
+        typer.echo(f"mobius: error: solver {result.solver}: " + "; ".join(result.notes.values()), err=True)
     fill = result.solution if result.status is Status.SOLVED else None
     if fill is not None:
         problems = verify(problem, fill)

@@ -14,4 +14,4 @@ EXIT_BAD_INPUT = 2  # bad input or options: one line on stderr
 EXIT_TIMEOUT = 3  # the time limit ran out before an answer
 EXIT_INTERNAL = 4  # a solver failed (ERROR) or gave an answer its verifier refuses
 EXIT_DAMAGED = 5  # `slider prepare --verify`: stored tables failed their check (and were removed)
-EXIT_INTERRUPTED = 130  # the shell's code for a Ctrl-C
+EXIT_INTERRUPTED = 130  # Ctrl-C, SIGTERM or SIGHUP (the shell's code for a Ctrl-C), one line naming the signal

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -28,6 +27,7 @@ import typer
 
 from cpmodel.errors import InputError
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED
+from mobius.interrupts import interruption, settle
 from mobius.options import MAX_TIME_LIMIT_S, finite, one_line, time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
 
@@ -75,19 +75,6 @@ def say_skipped(groups: list[dict[str, Any]]) -> None:
         say(f"not written: {sum(g['count'] for g in groups[SKIPPED_SHOWN:])} more files, listed in the manifest")
 
 
-@contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """SIGTERM ends the run like Ctrl-C: one line, finished puzzles kept."""
-    def interrupt(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | None, resume: bool,
          force: bool, notes: Sequence[str] = ()) -> None:
     """Build the pack; `notes` are said once the run has its folder (a refused run says its one line only)."""
@@ -99,7 +86,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
     command = " ".join(["mobius", *(shlex.quote(_text_of(arg)) for arg in sys.argv[1:])])
     console = Console(stderr=True)
     try:
-        with sigterm_as_interrupt(), _progress_bar(console, spec, notes) as show:
+        with _progress_bar(console, spec, notes) as show:
             puzzles = build_pack(spec, out, workers=workers, executor=executor, scheduler=scheduler, resume=resume,
                                  force=force, command=command, on_progress=show)
     except (PackError, ClusterError) as exc:
@@ -109,10 +96,12 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
 
         error_line(str(exc))
         raise typer.Exit(EXIT_INTERNAL) from None
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`mobius.interrupts`)
         done = len(list((out / "puzzles").glob("*.json")))
-        say(f"interrupted: {done} of {spec.count} puzzles are written in {_text_of(str(out))}; "
-            f"finish with the same command and --resume" if done else "interrupted: no puzzle was written")
+        where = _text_of(str(out))
+        say(f"{interruption(exc)}: {done} of {spec.count} puzzles are written in {where}; "
+            f"finish with the same command and --resume" if done else f"{interruption(exc)}: no puzzle was written")
+        settle()
         raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))

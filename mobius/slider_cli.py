@@ -40,6 +40,7 @@ from cpmodel.solver import (
 )
 from mobius.exits import EXIT_DAMAGED, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import time_limit_option
+from mobius.interrupts import interruption
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
     from cpmodel.slider.board import Board, State
@@ -289,8 +290,8 @@ def _build_tables(board: Board, goal: State, groups: Partition, engine: str, sto
             heuristic = make_heuristic("pdb", board, goal, engine=engine, partition=groups, store=store,
                                        deadline=deadline_of(time_limit),
                                        progress=table_progress(phases, f"pattern tables for {board.label}"))
-        except KeyboardInterrupt:
-            typer.echo("interrupted: what was built is kept; run the same command to continue", err=True)
+        except KeyboardInterrupt as exc:
+            typer.echo(f"{interruption(exc)}: what was built is kept; run the same command to continue", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
         except DeadlineExceeded:
             typer.echo(f"stopped at the time limit ({time_limit:g} s): what was built is kept; "

@@ -350,7 +350,7 @@ def test_ctrl_c_while_a_compiled_module_loads_is_an_interruption(capsys: pytest.
             raise ImportError("initialization failed") from exc
 
     assert run_command(typer.main.get_command(app), "mobius", [], {}) == 130
-    assert capsys.readouterr().err.strip() == "mobius: interrupted"
+    assert capsys.readouterr().err.strip() == "mobius: interrupted (SIGINT)"
 
     @app.command()
     def broken() -> None:

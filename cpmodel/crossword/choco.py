@@ -9,8 +9,9 @@ all-different on the word variables of each length where repeats are
 forbidden. The tables are `tables.fill_tables`, i.e. after the project's
 AC-3 pre-pass. Search: dom/wdeg over the word variables, smallest id (best
 score) first, as the MiniZinc model asks of Gecode. Choco stops itself at
-the time limit; it runs in this process (pychoco wraps a native build of
-Choco), so the harness's backstop is what kills a stuck run.
+the time limit; it runs in a forked child (`cpmodel.choco.run_choco`), killed
+on a Ctrl-C at once and past the limit by a grace, and a Choco out of memory
+is ERROR with a note saying so.
 
 Why here and not in `benchmarks/`: the same reason as the Gecode backend
 (`minizinc.py`): it is the project's model on another engine.
@@ -22,12 +23,14 @@ breaks ties by variable order, so runs are the same for every seed).
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status
+from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
 from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
 from cpmodel.crossword.tables import FillTables
 from cpmodel.solver import Status, option
@@ -50,23 +53,25 @@ class ChocoFillSolver(TableBackend):
         return choco_refusal()
 
     def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
-        # Model: variables and constraints.
+        return run_choco(functools.partial(self._solve, tables, run.deadline), run.deadline, run.stats, run.notes)
+
+    def _solve(self, tables: FillTables, deadline: float) -> tuple[Status, list[int] | None, dict[str, float]]:
+        """In the child (`run_choco`): build, solve in what is left of the limit, and answer with the counters."""
         build_started = time.perf_counter()
         model, letters, words = self._build(tables)
         solver = model.get_solver()
         with contextlib.redirect_stdout(io.StringIO()):  # pychoco 0.4 prints the variables here
             solver.set_dom_over_w_deg_search(*words)
-        run.stats["build_s"] = time.perf_counter() - build_started
-        # Solve in what is left of the limit.
-        left = run.left()
-        if left == 0:
-            return Status.TIMEOUT, None
+        stats: dict[str, float] = {"build_s": time.perf_counter() - build_started}
+        left = None if math.isinf(deadline) else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            return Status.TIMEOUT, None, stats
         solution = solver.find_solution(time_limit=None if left is None else choco_limit(left))
-        run.stats.update(choco_stats(solver))
+        stats.update(choco_stats(solver))
         status = choco_status(solver, solution is not None)
         if status is not Status.SOLVED:
-            return status, None
-        return Status.SOLVED, [solution.get_int_val(v) for v in letters]
+            return status, None, stats
+        return Status.SOLVED, [solution.get_int_val(v) for v in letters], stats
 
     def _build(self, tables: FillTables) -> tuple[Any, list[Any], list[Any]]:
         from pychoco import Model  # imported here: an optional package

@@ -161,12 +161,13 @@ class CpSatFillSolver(SolverBase):
             _add_hint(model, letter_vars, domains.cell_index, hint)
         stats["build_s"] = time.perf_counter() - build_start
 
-        # Solve, within what is left of the time limit. CP-SAT's presolve does
-        # not look at its limit while it expands big tables, so a timed solve
-        # runs in a child process that is killed at the deadline.
+        # Solve, within what is left of the time limit, in a child process
+        # killed at the deadline: CP-SAT's presolve does not look at its limit
+        # while it expands big tables, and CP-SAT never returns to Python for
+        # a Ctrl-C before it stops (the child is killed at once then).
         solver = self._cp_solver(seed, None if time_limit is None else deadline - time.perf_counter())
         run = functools.partial(_run_cpsat, solver, model, letter_vars, self.maximize)
-        outcome = run() if time_limit is None else call_before(run, deadline + DEADLINE_GRACE_S)
+        outcome = call_before(run, deadline + DEADLINE_GRACE_S)
         if outcome is None:
             stats["killed_at_deadline"] = 1
             return self._result(Status.TIMEOUT, None, start, stats)

@@ -8,7 +8,10 @@ next tile) with the rows of `timed.step_table`, all-different per step, no
 undone moves, and the summed distances to the goal (element constraints)
 bounded by the moves left. Search: the blank's vertices in time order,
 smallest first, as the MiniZinc model asks of Gecode. Horizons as in
-`timed.solve_by_horizons`; Choco stops itself at what is left of the limit.
+`timed.solve_by_horizons`; Choco stops itself at what is left of the limit,
+each horizon in a forked child (`cpmodel.choco.run_choco`: killed on a
+Ctrl-C at once, and past the limit by a grace; out of memory is ERROR with a
+note).
 
 Why here and not in `benchmarks/`: the same model as the Gecode backend on
 another engine, a backend of the project.
@@ -19,10 +22,12 @@ search is fixed: runs are the same for every seed).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status
+from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
+from cpmodel.deadline import deadline_of
 from cpmodel.slider.board import SliderProblem
 from cpmodel.slider.timed import (
     DecideHorizon,
@@ -49,22 +54,28 @@ class ChocoSliderSolver(HorizonBackend):
         steps = [list(row) for row in step_table(problem)]
 
         def decide(horizon: int, left: float | None) -> HorizonAnswer:
-            built = build_model(problem, horizon, steps)
-            if built is None:
-                return Status.UNSAT, None
-            model, blank = built
-            solver = model.get_solver()
-            if horizon > 0:
-                solver.set_input_order_lb_search(*blank[1:])
-            solution = solver.find_solution(time_limit=None if left is None else choco_limit(left))
-            for key, value in choco_stats(solver).items():
-                run.stats[key] = run.stats.get(key, 0) + value
-            status = choco_status(solver, solution is not None)
-            if status is not Status.SOLVED:
-                return status, None
-            return Status.SOLVED, [solution.get_int_val(b) for b in blank[1:]]
+            return run_choco(functools.partial(decide_in_child, problem, horizon, steps, left), deadline_of(left),
+                             run.stats, run.notes)
 
         return decide
+
+
+def decide_in_child(problem: SliderProblem, horizon: int, steps: list[list[int]],
+                    left: float | None) -> tuple[Status, list[int] | None, dict[str, float]]:
+    """In the child (`run_choco`): a solution of exactly `horizon` moves, if any, and Choco's counters."""
+    built = build_model(problem, horizon, steps)
+    if built is None:
+        return Status.UNSAT, None, {}
+    model, blank = built
+    solver = model.get_solver()
+    if horizon > 0:
+        solver.set_input_order_lb_search(*blank[1:])
+    solution = solver.find_solution(time_limit=None if left is None else choco_limit(left))
+    stats = choco_stats(solver)
+    status = choco_status(solver, solution is not None)
+    if status is not Status.SOLVED:
+        return status, None, stats
+    return Status.SOLVED, [solution.get_int_val(b) for b in blank[1:]], stats
 
 
 def build_model(problem: SliderProblem, horizon: int, steps: list[list[int]]) -> tuple[Any, list[Any]] | None:

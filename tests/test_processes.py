@@ -1,0 +1,98 @@
+"""`cpmodel.processes`: a killed child takes everything it started along, and
+children die with a parent killed by SIGKILL (real processes, a second each)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from cpmodel.processes import ended, kill_tree, spawn
+
+ROOT = Path(__file__).resolve().parents[1]
+SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
+# A child that starts a grandchild in a process group of its own (as MiniZinc starts its solver),
+# prints the grandchild's pid, then sleeps or exits.
+PARENT_OF_A_LONER = ("import subprocess, sys, time; "
+                     "g = subprocess.Popen({sleeper!r}, process_group=0); print(g.pid, flush=True); {then}")
+WAIT_S = 10.0
+POLL_S = 0.02
+
+
+def _gone(pid: int, within: float = WAIT_S) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(POLL_S)
+    return False
+
+
+def _start(then: str) -> tuple[subprocess.Popen[str], int]:
+    proc = spawn([sys.executable, "-c", PARENT_OF_A_LONER.format(sleeper=SLEEPER, then=then)],
+                 stdout=subprocess.PIPE, text=True)
+    return proc, int(proc.stdout.readline())  # type: ignore[union-attr]
+
+
+def test_kill_tree_takes_a_grandchild_in_a_group_of_its_own() -> None:
+    proc, grandchild = _start("time.sleep(60)")
+    try:
+        assert os.getpgid(grandchild) != os.getpgid(proc.pid)  # killpg of the child's group would miss it
+        kill_tree(proc.pid)
+        assert proc.wait(timeout=WAIT_S) == -signal.SIGKILL
+        assert _gone(grandchild)
+    finally:
+        kill_tree(proc.pid, reaped=proc.returncode is not None)
+
+
+def test_ended_finds_what_an_exited_child_left_in_its_session() -> None:
+    proc, grandchild = _start("sys.exit(0)")
+    with ended(proc):
+        assert proc.wait(timeout=WAIT_S) == 0
+        assert not _gone(grandchild, within=0.2), "the grandchild outlives its parent until the session is killed"
+    assert _gone(grandchild)
+
+
+def test_a_spawned_program_dies_with_a_parent_killed_by_sigkill() -> None:
+    program = ("import sys; sys.path.insert(0, {root!r}); from cpmodel.processes import spawn; "
+               "child = spawn({sleeper!r}); print(child.pid, flush=True); import time; time.sleep(60)")
+    parent = subprocess.Popen([sys.executable, "-c", program.format(root=str(ROOT), sleeper=SLEEPER)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())  # type: ignore[union-attr]
+        assert psutil.Process(child).status() != psutil.STATUS_ZOMBIE
+        parent.kill()
+        parent.wait()
+        assert _gone(child)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_forked_child_dies_with_a_parent_killed_by_sigkill() -> None:
+    program = ("import sys, time; sys.path.insert(0, {root!r}); from cpmodel.deadline import call_before; "
+               "call_before(lambda: time.sleep(60), float('inf'))")
+    parent = subprocess.Popen([sys.executable, "-c", program.format(root=str(ROOT))])
+    try:
+        deadline = time.monotonic() + WAIT_S
+        children: list[psutil.Process] = []
+        while not children and time.monotonic() < deadline:
+            children = psutil.Process(parent.pid).children()
+            time.sleep(POLL_S)
+        assert children
+        parent.kill()
+        parent.wait()
+        assert _gone(children[0].pid)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
