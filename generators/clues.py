@@ -33,8 +33,9 @@ from cpmodel.inputs import read_text_bounded, text_lines
 from dictionaries import WordList, adjusted, normalise
 from dictionaries.wordlist import EN_CLUES_PATH
 
-# One line of a printed clue list; the embedded bank keeps to it.
-MAX_CLUE_CHARS = 60
+# Two lines of a printed clue list; the embedded bank keeps to it (a whole
+# definition is better than one cut to fit a single line).
+MAX_CLUE_CHARS = 90
 # clue_problems: a clue word sharing a prefix this long with the answer, and
 # missing at most STEM_SLACK letters of the shorter of the two, is taken for
 # a word of the answer's family (HOUSE/housing, EDITOR/editorial); a clue

@@ -115,6 +115,7 @@ class CrosswordPackSpec:
     extra_clues: ClueLines = ()
     ban: frozenset[str] = frozenset()  # words never used (--ban FILE)
     allow: frozenset[str] = frozenset()  # words added to the dictionary (--allow FILE)
+    spelling: str = "american"  # the embedded list's spelling (--spelling)
     kind: str = "crossword"
     # The dictionary as jobs load it, filled in from `dictionary` when the spec
     # is made (on the machine that can read the file): an embedded list's name,
@@ -160,7 +161,7 @@ class CrosswordPackSpec:
                 "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
                 "max_three_share": self.max_three_share, "polish": self.polish,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
-                "allow": sorted(self.allow)}
+                "allow": sorted(self.allow), "spelling": self.spelling}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
@@ -193,7 +194,7 @@ class CrosswordPackSpec:
         """The fill's words: the dictionary with --allow added, --ban removed and,
         with clues on, only the words the clue bank can clue."""
         source = self.word_source or self.dictionary  # always the former: __post_init__ sets it
-        return _pack_words(source, self.min_score, self.allow, self.ban, self.clue_bank())
+        return _pack_words(source, self.min_score, self.allow, self.ban, self.clue_bank(), self.spelling)
 
     # -- the plan and the job ---------------------------------------------------------------
 
@@ -282,8 +283,8 @@ def fill_of(rows: Sequence[str]) -> Fill:
 
 @lru_cache(maxsize=8)
 def _pack_words(source: str | ListContent, min_score: int, allow: frozenset[str], ban: frozenset[str],
-                bank: ClueBank | None) -> WordList:
-    words = adjusted(load(source, min_score=min_score), allow=allow, ban=ban)
+                bank: ClueBank | None, spelling: str) -> WordList:
+    words = adjusted(load(source, min_score=min_score, spelling=spelling), allow=allow, ban=ban)
     return clued_words(words, bank) if bank is not None else words
 
 

@@ -15,7 +15,7 @@ from cpmodel.crossword.render import render_grid, render_lights
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import MAX_TIME_LIMIT_S, finite
-from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
+from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, Spelling, SpellingOpt, clue_options
 
 app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.", rich_markup_mode=None,
                   no_args_is_help=True)
@@ -64,6 +64,7 @@ def fill_command(
     no_clues: NoCluesOpt = False,
     ban: BanOpt = None,
     allow: AllowOpt = None,
+    spelling: SpellingOpt = Spelling.american,
     as_json: JsonOpt = False,
 ) -> None:
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 2 bad input, 3 timeout, 4 internal error."""
@@ -74,7 +75,8 @@ def fill_command(
 
     g = read_grid(grid, surface)
     options = clue_options(clues, no_clues, ban, allow)
-    listed = adjusted(load(dictionary, min_score=min_score), ban=options["ban"], allow=options["allow"])
+    listed = adjusted(load(dictionary, min_score=min_score, spelling=spelling.value), ban=options["ban"],
+                      allow=options["allow"])
     # A length the list lacks is a wrong list, not a grid without a fill.
     listed.require_lengths(light.length for light in find_lights(g, min_length).lights)
     bank = load_bank(options["extra_clues"]) if options["clues"] else None

@@ -27,7 +27,7 @@ import typer
 from cpmodel.errors import InputError
 from mobius.exits import EXIT_INTERRUPTED
 from mobius.options import MAX_TIME_LIMIT_S, finite
-from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
+from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, Spelling, SpellingOpt, clue_options
 
 app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True, rich_markup_mode=None)
 
@@ -187,6 +187,7 @@ def crossword_command(
     no_clues: NoCluesOpt = False,
     ban: BanOpt = None,
     allow: AllowOpt = None,
+    spelling: SpellingOpt = Spelling.american,
     executor: ExecutorOpt = "local",
     scheduler: SchedulerOpt = None,
     resume: ResumeOpt = False,
@@ -203,7 +204,7 @@ def crossword_command(
         raise InputError(str(exc.args[0])) from None
     spec = CrosswordPackSpec(count=count, width=width, height=height, surface=surface_name,
                              dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
-                             time_limit=time_limit, allow_repeats=allow_repeats,
+                             time_limit=time_limit, allow_repeats=allow_repeats, spelling=spelling.value,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              **_given(polish=polish, symmetry=symmetry))
