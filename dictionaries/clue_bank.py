@@ -72,6 +72,8 @@ MAX_SENSES = 8
 # and at most this many senses clue one word.
 DOMINANT_SHARE = 4
 MAX_DOMINANT = 3
+# A sense seen once in the corpus may be chance: beside the commonest it needs this many.
+MIN_COUNT = 2
 # An abbreviation is at least this much shorter than the word it stands for
 # (GAL: gallon), and marked "(Abbr.)" when it has at most MARKED_ABBREVIATION letters.
 ABBREVIATED, MARKED_ABBREVIATION = 3, 4
@@ -221,22 +223,25 @@ class ClueWriter:
         sources = self.sources(word)
         family = Family(word, [s.lemma for s in sources] + [part for s in sources for part in s.form.split()],
                         lambda lemma: self._derived.get(lemma, ()))
-        ranked: list[tuple[int, int, str]] = []
         dominant, counted = self.senses(word)
-        senses = dominant + [s for s in self.senses(word, every=True)[0] if s not in dominant]
-        for rank, (source, synset) in enumerate(senses):
-            if ranked and (rank >= len(dominant) or not counted):
-                break  # uncounted senses are in no order of familiarity: the first that clues is used
-            texts = [self._fair(slot, family) for slot in self._sense_clues(synset, source, family)]
-            for place, text in enumerate(dict.fromkeys(t for t in texts if t)):
-                ranked.append((place + rank, rank, text))
+        # The commonest sense first; uncounted senses are in no order of familiarity,
+        # so of those only the first that clues is used.
+        ranked = self._ranked(dominant, family) if counted else []
+        for sense in [] if counted else dominant:
+            if ranked:
+                break
+            ranked = self._ranked([sense], family)
         if not ranked:
             # A fill-in-the-blank may read two ways ("He signed the ___"), a broader
-            # term is flat ("Herb"): each clues only a word nothing better clues.
-            blanks = (blank_clue(e, source.form) for source, synset in senses[:1] for e in synset.examples)
-            kinds = (k for source, synset in senses[:1] for k in self._kinds(synset, source))
+            # term is flat ("Footwear" for SHOE), but either beats a rare sense.
+            blanks = (blank_clue(e, source.form) for source, synset in dominant[:1] for e in synset.examples)
+            kinds = (k for source, synset in dominant[:1] for k in self._kinds(synset, source))
             ranked = [(0, 0, k) for k in [*blanks, *kinds] if k and not family.gives_away(k)]
             self.report[RULE_BROADER] += bool(ranked)
+        for sense in [s for s in self.senses(word, every=True)[0] if s not in dominant]:
+            if ranked:
+                break
+            ranked = self._ranked([sense], family)
         if not ranked and not sources:
             texts = (blank_clue(e, word.lower()) for e in self._examples.get(word, ()))
             ranked = [(0, 0, t) for t in texts if t and not family.gives_away(t)][:MAX_CLUES]
@@ -244,6 +249,15 @@ class ClueWriter:
         for *_, text in sorted(ranked):
             chosen.setdefault(text.lower(), text)
         return list(chosen.values())[:MAX_CLUES]
+
+    def _ranked(self, senses: list[tuple[Source, Synset]], family: Family) -> list[tuple[int, int, str]]:
+        """The senses' fair clues as (place + rank, rank, text): each sense's best clue before
+        any sense's second best."""
+        ranked = []
+        for rank, (source, synset) in enumerate(senses):
+            texts = [self._fair(slot, family) for slot in self._sense_clues(synset, source, family)]
+            ranked.extend((place + rank, rank, text) for place, text in enumerate(dict.fromkeys(t for t in texts if t)))
+        return ranked
 
     def _fair(self, slot: list[str], family: Family) -> str | None:
         """The first alternative of a clue slot that does not give the answer away."""
@@ -267,11 +281,12 @@ class ClueWriter:
                     self.report[RULE_UNFIT] += 1
                 elif source.tag is None or self._tier(synset, source) < TIER_NAME:  # no plural of a name
                     count = self.wordnet.sense_count(source.lemma, synset.key) if source.usual else 0
-                    # Uncounted senses: the better-connected first (CAIRO in Egypt, not Illinois).
                     tier = self._tier(synset, source)
-                    # A phrase's senses come last whatever their count (RUNAWAY: not "run away").
-                    found.append((tier == TIER_PHRASE, -count, tier, -len(synset.pointers), number, place,
-                                  source, synset))
+                    # A phrase's senses come last whatever their count (RUNAWAY: not "run away");
+                    # uncounted names go better-connected first (CAIRO in Egypt, not Illinois), a
+                    # common word's in index order (a part's many links make no sense common: VENT).
+                    links = -len(synset.pointers) if tier == TIER_NAME else 0
+                    found.append((tier == TIER_PHRASE, -count, tier, links, number, place, source, synset))
         if not found:
             return [], False
         found.sort(key=lambda f: f[:6])
@@ -281,7 +296,8 @@ class ClueWriter:
         if top == 0:
             return [(source, synset) for _, _, tier, *_, source, synset in found if tier == found[0][2]], False
         dominant = [(source, synset) for phrase, count, *_, source, synset in found
-                    if -count * DOMINANT_SHARE >= top and phrase == found[0][0]][:MAX_DOMINANT]
+                    if -count * DOMINANT_SHARE >= top and (-count >= MIN_COUNT or -count == top)
+                    and phrase == found[0][0]][:MAX_DOMINANT]
         self.report[RULE_RARE_SENSE] += len(found) - len(dominant)
         return dominant, True
 
@@ -438,12 +454,11 @@ class ClueWriter:
                 return
 
     def _opposites(self, synset: Synset, source: Source) -> Iterator[str]:
-        for pointer in synset.pointers:
-            if pointer.symbol != ANTONYM or not pointer.source_word:
-                continue
-            if synset.forms[pointer.source_word - 1].lower() != source.lemma:
-                continue
-            target = self.wordnet.synsets[pointer.target]
-            clue = antonym_clue(target.forms[pointer.target_word - 1])
-            if clue:
-                yield clue
+        """"Opposite of …" from the commonest of the sense's antonyms (EARLY: late, not middle)."""
+        forms = [self.wordnet.synsets[p.target].forms[p.target_word - 1] for p in synset.pointers
+                 if p.symbol == ANTONYM and p.source_word
+                 and synset.forms[p.source_word - 1].lower() == source.lemma]
+        best = max(forms, key=lambda f: self.frequency.get(normalise(phrase_of(f)) or "", 0), default=None)
+        clue = antonym_clue(best) if best else None
+        if clue:
+            yield clue

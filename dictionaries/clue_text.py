@@ -53,6 +53,7 @@ CLAUSE_CUTS = ("who", "whose", "which", "that", "noted", "known", "best known", 
 NOTE_OPENERS = frozenset({"sometimes", "usually", "often", "also", "especially", "formerly", "now", "esp.",
                           "used", "chiefly", "mainly", "typically", "plural", "genus", "family", "order",
                           "primarily"})
+CLAUSE_CUT_KEEPS = 3
 # A gloss may open with a hedge before its definition; one followed by a
 # participle is a usage note ("sometimes placed in subfamily…").
 HEDGES = frozenset("usually often typically especially chiefly mainly sometimes".split())
@@ -156,9 +157,15 @@ def shortenings(text: str, known: Known, limit: int = MAX_CLUE_CHARS) -> list[st
             continue  # "small chiefly tropical and | usually nocturnal lizards": the conjunction joined modifiers
         # A clause cut inside another clause ("athlete whose success in Berlin | demolished…")
         # would leave that clause without its verb.
-        if cut in strong or _ends_on_a_noun(short, known) and not RELATIVES & set(words):
+        # A clause cut keeps three words or more: "Metal device" says too little of KEY.
+        if cut in strong or len(words) >= CLAUSE_CUT_KEEPS and _ends_on_a_noun(short, known) \
+                and not RELATIVES & set(words):
             found.append(short)
     return [t for t in dict.fromkeys(found) if t == text or is_whole(t)]
+
+
+def _is_verb_form(word: str) -> bool:
+    return any(lemma != word for lemma in getAllLemmas(word).get("VERB", ()))
 
 
 def _opens_a_participle_clause(word: str, following: str) -> bool:
@@ -166,7 +173,7 @@ def _opens_a_participle_clause(word: str, following: str) -> bool:
     of the next noun ("bathing suit")?"""
     # "made | of", "lacking | a"; but "Berlin demolished | the" is a verb and its object.
     followers = CLAUSE_FOLLOWERS if word.endswith("ing") else POST_MODIFIERS
-    return following.lower() in followers and any(lemma != word for lemma in getAllLemmas(word).get("VERB", ()))
+    return following.lower() in followers and _is_verb_form(word)
 
 
 def _opens_a_clause(words: list[str]) -> bool:
@@ -241,7 +248,8 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
     if opener == "the":  # "the practical application of science" -> "practical applications of science"
         words = words[1:]
     stops = [i for i, w in enumerate(words) if i and (w.lower() in POST_MODIFIERS or w.endswith(",") or (
-        w.endswith("ing") and i + 1 < len(words) and _opens_a_participle_clause(w, words[i + 1])))]
+        w.endswith("ing") and i + 1 < len(words) and (_opens_a_participle_clause(w, words[i + 1])
+                                                      or not known(w, "n") and _is_verb_form(w))))]
     for end in [*stops, len(words)]:
         at = end - 1
         # An adjective may follow its noun ("person responsible for"): step back over it.
