@@ -44,7 +44,7 @@ from dictionaries.clue_text import (
     synonym_clue,
 )
 from dictionaries.wordlist import normalise
-from dictionaries.wordnet_db import ANTONYM, USAGE_DOMAIN, Synset, WordNet
+from dictionaries.wordnet_db import ANTONYM, TOPIC_DOMAIN, USAGE_DOMAIN, Synset, WordNet
 
 # The inflections an answer may be, per part of speech of its lemma.
 INFLECTIONS = {"n": (PLURAL,), "v": (PAST, PARTICIPLE, GERUND, THIRD_PERSON), "a": (COMPARATIVE, SUPERLATIVE)}
@@ -285,7 +285,9 @@ class ClueWriter:
                     # A phrase's senses come last whatever their count (RUNAWAY: not "run away");
                     # uncounted names go better-connected first (CAIRO in Egypt, not Illinois), a
                     # common word's in index order (a part's many links make no sense common: VENT).
-                    links = -len(synset.pointers) if tier == TIER_NAME else 0
+                    # A sense in a field's jargon (WordNet's topic domains) is no solver's
+                    # first thought when WordNet counted none.
+                    links = -len(synset.pointers) if tier == TIER_NAME else int(self._has_topic(synset))
                     found.append((tier == TIER_PHRASE, -count, tier, links, number, place, source, synset))
         if not found:
             return [], False
@@ -311,6 +313,9 @@ class ClueWriter:
             return True
         self.report[RULE_SYNONYM_SENSE] += 1
         return False
+
+    def _has_topic(self, synset: Synset) -> bool:
+        return any(p.symbol == TOPIC_DOMAIN for p in synset.pointers)
 
     def _is_person(self, synset: Synset) -> bool:
         return any("person" in a.forms for a in self.wordnet.ancestors(synset, ANCESTOR_DEPTH + 4))

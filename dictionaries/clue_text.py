@@ -72,6 +72,7 @@ CLAUSE_FOLLOWERS = POST_MODIFIERS | frozenset("a an the its their his her one so
 # Definitions opening with these have no countable head to pluralise.
 NO_PLURAL_OPENERS = frozenset("any one anything anyone an a".split())
 PLURAL_EXCEPTIONS = {"person": "people"}
+NUMBERS = frozenset("two three four five six seven eight nine ten twelve".split())
 # Openers whose plural is another word, and phrases with a plural of their own.
 PLURAL_OPENERS = {"someone": "people", "somebody": "people", "something": "things"}
 PLURAL_PHRASES = {"any of various": "various", "any of several": "several", "any of numerous": "numerous",
@@ -243,8 +244,8 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
     for phrase, plural in PLURAL_PHRASES.items():
         if text.lower().startswith(phrase + " "):
             return plural + text[len(phrase):]
-    if opener in NO_PLURAL_OPENERS:
-        return None
+    if opener in NO_PLURAL_OPENERS or opener in NUMBERS:
+        return None  # "two items of the same kind" already counts: PAIRS needs another clue
     if opener == "the":  # "the practical application of science" -> "practical applications of science"
         words = words[1:]
     stops = [i for i, w in enumerate(words) if i and (w.lower() in POST_MODIFIERS or w.endswith(",") or (
@@ -253,7 +254,9 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
     for end in [*stops, len(words)]:
         at = end - 1
         # An adjective may follow its noun ("person responsible for"): step back over it.
-        while at > 0 and _plain(words[at]) and known(_plain(words[at]), "a") and not known(_plain(words[at]), "n"):
+        # ... or one that takes "to" ("vine native to China": native is no head here).
+        while at > 0 and _plain(words[at]) and known(_plain(words[at]), "a") and (
+                not known(_plain(words[at]), "n") or at + 1 < len(words) and words[at + 1] == "to"):
             at -= 1
         head = _plain(words[at])
         if not head:
@@ -263,8 +266,8 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
                 return " ".join(words)  # WordNet defined it in the plural already
             continue
         plural = inflect(head, PLURAL)
-        if plural is None or plural == head:
-            return None
+        if plural is None or plural == head or any(lemma != head for lemma in getAllLemmas(head).get("NOUN", ())):
+            return None  # no plural, or the head is one already (MEN: no "mens")
         out = [*words[:at], plural + words[at][len(head):]]
         rest = words[at + 1:]
         if at == end - 1 and len(rest) >= 2 and rest[0] in ("or", "and") and _plain(rest[1]) \

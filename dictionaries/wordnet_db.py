@@ -24,7 +24,7 @@ WORDNET_DIR = Path("/usr/share/wordnet")
 # satellites, are read as adjectives: a clue treats them alike).
 PARTS_OF_SPEECH = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
 # The pointer symbols the build follows (wninput(5)).
-ANTONYM, INSTANCE_OF, HYPERNYM, USAGE_DOMAIN = "!", "@i", "@", ";u"
+ANTONYM, INSTANCE_OF, HYPERNYM, USAGE_DOMAIN, TOPIC_DOMAIN = "!", "@i", "@", ";u", ";c"
 # cntlist.rev's sense keys name the part of speech by number (wndb(5)).
 SENSE_KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
 # Adjective word forms may carry a syntactic marker: "galore(ip)".
