@@ -22,7 +22,7 @@ familiar English word or phrase:
    (`data/blocklist/`: LDNOOBW's English list plus the project's additions)
    and none of its first senses is labelled obscene, vulgar, offensive or a
    slur in WordNet;
-5. it has at least one clue (`clue_text.py`) of at most 60 characters from
+5. it has at least one whole clue (`clue_text.py`) of at most 90 characters from
    its own WordNet senses or, for an inflected form, from its lemma's.
 
 Where several entries normalise to one word the highest score wins. The
@@ -50,7 +50,8 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from dictionaries.wordlist import EN_CLUES_PATH, EN_PATH, MAX_SCORE, MIN_SCORE, from_words, normalise
+from dictionaries.wordlist import (EN_CLUES_PATH, EN_PATH, EN_SPELLING_PATH, MAX_SCORE, MIN_SCORE, from_words,
+                                   normalise)
 
 if TYPE_CHECKING:
     from dictionaries.clue_bank import ClueWriter
@@ -68,6 +69,21 @@ SCOWL_DIR = Path("/usr/share/dict/scowl")
 # large one; from 80 up it lists rare and archaic words.
 SCOWL_SIZES = (10, 20, 35, 40, 50, 55, 60, 70)
 SCOWL_SPELLINGS = ("english", "american", "british")
+# SCOWL's spelling lists: words of every spelling, American and British
+# (-ise and -ize) only; its variant_* lists (AMEER, JUDGMENT's rivals) are in none.
+SPELLING_LISTS = ("english", "american", "british", "british_z")
+AMERICAN_LISTS, BRITISH_LISTS = ("english", "american"), ("english", "british", "british_z")
+# Familiarity: what a general reader knows. A word outside SCOWL's medium
+# dictionary (size <= 50; a name, size <= 35) or a phrase SCOWL does not list
+# scores at most BELOW_PACKS, under the pack's default --min-score, so
+# default packs skip it (ERT, ACYL, NAWAB, HEPARIN, MANKATO) and a lower
+# --min-score still reaches it. Short words need more frequency to score as
+# high: wordfreq counts their tokens also as abbreviations and names (OLA,
+# SONE), and crosswordese is short.
+FAMILIAR_SIZE, FAMILIAR_NAME_SIZE = 50, 35
+BELOW_PACKS = 29
+LENGTH_SHIFT = {2: 20, 3: 10, 4: 5}
+RULE_UNFAMILIAR = f"word outside SCOWL's medium lists scored {BELOW_PACKS}, under the packs' default"
 # A proper name must be common enough for SCOWL's medium lists.
 PROPER_NAME_SIZE = 50
 # wordfreq's tokens of this length or shorter are often pieces of longer
@@ -86,11 +102,14 @@ BLOCKED_INSIDE = 5
 # Four-letter entries so strong that every word holding one goes (FUCKHEAD);
 # other short ones would take innocent words with them (ASS: CLASS).
 STRONG_INSIDE = ("FUCK", "SHIT", "CUNT", "TWAT", "WANK", "JIZZ")
+# A clue this short fits one line of a printed clue list.
+SHORT_CLUE = 60
 # Reasons a wordfreq entry is dropped, in the order they are tested.
 UNLISTED, SHORT_UNLISTED, ABBREVIATION, PROPER_NAME, BLOCKLISTED, OFFENSIVE_SENSE, NO_CLUE = (
     "in neither SCOWL (size <= 70) nor WordNet", f"{SHORT_WORD} letters or fewer and not in SCOWL",
     "abbreviation", "proper name not known to both SCOWL and WordNet", "on the breakfast-test blocklist",
-    "an offensive sense in WordNet", "no whole clue of 60 characters or fewer")
+    "unfit first senses in WordNet (offensive, or slang for drugs or sex)",
+    "no whole clue of 90 characters or fewer")
 
 
 def zipf_to_score(zipf: float) -> int:
@@ -106,6 +125,12 @@ class Scowl:
     common: set[str] = field(default_factory=set)  # lower-case words of the word lists
     proper: dict[str, int] = field(default_factory=dict)  # capitalised words -> smallest size
     abbreviations: set[str] = field(default_factory=set)
+    # lower-case words -> smallest size, per spelling list (english, american, british, british_z)
+    sizes: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def size(self, word: str, spellings: Iterable[str] = SPELLING_LISTS) -> int:
+        """The smallest SCOWL size listing `word` in the given spelling lists (MAX_SCORE if none)."""
+        return min((self.sizes.get(s, {}).get(word, MAX_SCORE) for s in spellings), default=MAX_SCORE)
 
     def __contains__(self, word: str) -> bool:
         return word in self.common or word in self.proper
@@ -122,6 +147,14 @@ def read_scowl(root: Path = SCOWL_DIR) -> Scowl:
                 path = root / f"{spelling}-{kind}.{size}"
                 if path.is_file():
                     _add_scowl_list(scowl, kind, size, path.read_text(encoding="latin-1").split("\n"))
+        for spelling in SPELLING_LISTS:
+            path = root / f"{spelling}-words.{size}"
+            if path.is_file():
+                listed = scowl.sizes.setdefault(spelling, {})
+                for entry in path.read_text(encoding="latin-1").split("\n"):
+                    word = normalise(entry) if entry.islower() else None
+                    if word is not None:
+                        listed.setdefault(word, size)
     return scowl
 
 
@@ -185,6 +218,8 @@ class Build:
     clues: dict[str, list[str]]
     dropped: Counter[str]
     before: dict[int, int]  # wordfreq entries per length, before any filter
+    spellings: dict[str, str]  # word -> "american" or "british" where SCOWL lists one spelling only
+    rules: Counter[str]  # clue rule -> how many clues or senses it dropped or rewrote
 
 
 def build_lexicon() -> Build:
@@ -205,11 +240,31 @@ def build_lexicon() -> Build:
             found = [clue for clue in dict.fromkeys(project.get(word, []) + writer.clues(word))
                      if not _clue_blocked(clue, blocked)][:MAX_CLUES]
             if found:
-                kept[word], clues[word] = scores[word], found
+                kept[word], clues[word] = familiarity(word, scores[word], scowl), found
+                writer.report[RULE_UNFAMILIAR] += kept[word] == BELOW_PACKS < scores[word] - LENGTH_SHIFT.get(len(word), 0)
                 continue
             reason = NO_CLUE
         dropped[reason] += 1
-    return Build(kept, clues, dropped, dict(Counter(len(w) for w in scores)))
+    spellings = {word: mark for word in kept if (mark := spelling_of(word, scowl))}
+    return Build(kept, clues, dropped, dict(Counter(len(w) for w in scores)), spellings, writer.report)
+
+
+def familiarity(word: str, score: int, scowl: Scowl) -> int:
+    """The word's score as "a solver knows this": its frequency score, less LENGTH_SHIFT for a
+    short word, at most BELOW_PACKS outside SCOWL's medium lists (see FAMILIAR_SIZE)."""
+    score = max(MIN_SCORE, score - LENGTH_SHIFT.get(len(word), 0))
+    listed = scowl.size(word) <= FAMILIAR_SIZE or scowl.proper.get(word, MAX_SCORE) <= FAMILIAR_NAME_SIZE
+    return score if listed else min(score, BELOW_PACKS)
+
+
+def spelling_of(word: str, scowl: Scowl) -> str | None:
+    """"american" or "british" for a word SCOWL lists in one spelling only (COLOR, COLOUR), else None."""
+    american, british = scowl.size(word, AMERICAN_LISTS), scowl.size(word, BRITISH_LISTS)
+    if american < MAX_SCORE and british == MAX_SCORE:
+        return "american"
+    if british < MAX_SCORE and american == MAX_SCORE:
+        return "british"
+    return None
 
 
 def _blocked(word: str, writer: "ClueWriter", blocked: Blocklist) -> bool:
@@ -242,7 +297,7 @@ def _reason_to_drop(word: str, scowl: Scowl, writer: "ClueWriter", blocked: Bloc
     if _blocked(word, writer, blocked):
         return BLOCKLISTED
     first = list(writer.first_senses(word, OFFENSIVE_SENSES))
-    if first and all(s.is_offensive for s in first):
+    if first and all(writer.unfit_sense(s) for s in first):
         return OFFENSIVE_SENSE
     return None
 
@@ -267,14 +322,18 @@ def report(build: Build) -> str:
     rows = [f"| {n} | {build.before.get(n, 0):,} | {after.get(n, 0):,} | {small.get(n, 0):,} |" for n in lengths]
     rows.append(f"| all | {sum(build.before.values()):,} | {sum(after.values()):,} | {sum(small.values()):,} |")
     reasons = [f"| {reason} | {count:,} |" for reason, count in build.dropped.most_common()]
-    short = sum(len(c) <= 60 for cs in build.clues.values() for c in cs)
+    rules = [f"| {rule} | {count:,} |" for rule, count in build.rules.most_common()]
+    marks = Counter(build.spellings.values())
+    short = sum(len(c) <= SHORT_CLUE for cs in build.clues.values() for c in cs)
     total = sum(len(cs) for cs in build.clues.values())
     return "\n".join([
         REPORT_START,
         "| length | wordfreq entries | `en` | `en-small` (score >= 40) |", "|---:|---:|---:|---:|", *rows, "",
         "| dropped because | entries |", "|---|---:|", *reasons, "",
+        "| clue rule (senses or clues) | applied |", "|---|---:|", *rules, "",
+        f"Spelling marks: {marks['american']:,} American-only, {marks['british']:,} British-only words.", "",
         f"Clues: {total:,} for {len(build.clues):,} words ({total / len(build.clues):.2f} a word), "
-        f"{short / total:.1%} of them 60 characters or fewer.",
+        f"{short / total:.1%} of them {SHORT_CLUE} characters or fewer (one printed line).",
         REPORT_END])
 
 
@@ -284,12 +343,14 @@ def update_readme(text: str, path: Path = README) -> None:
     path.write_text(current[:start] + text + current[end:], encoding="utf-8")
 
 
-def build(output: Path = EN_PATH, clue_output: Path = EN_CLUES_PATH) -> Build:
+def build(output: Path = EN_PATH, clue_output: Path = EN_CLUES_PATH,
+          spelling_output: Path = EN_SPELLING_PATH) -> Build:
     result = build_lexicon()
     # from_words normalises and sorts exactly as load() will read the file back.
     words = from_words(result.words, [result.words[w] for w in result.words], name="en")
     write_gzip(output, words.to_text())
     write_gzip(clue_output, clue_lines(result.clues))
+    write_gzip(spelling_output, "".join(f"{w};{result.spellings[w]}\n" for w in sorted(result.spellings)))
     return result
 
 
@@ -297,10 +358,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=EN_PATH)
     parser.add_argument("--clues", type=Path, default=EN_CLUES_PATH)
+    parser.add_argument("--spelling", type=Path, default=EN_SPELLING_PATH)
     parser.add_argument("--no-readme", action="store_true", help="do not rewrite the report in README.md")
     args = parser.parse_args()
     try:
-        result = build(args.output, args.clues)
+        result = build(args.output, args.clues, args.spelling)
     except ImportError as error:
         raise SystemExit(f"{error}: run `pip install wordfreq==3.1.1 lemminflect==0.2.3` first") from None
     except FileNotFoundError as error:

@@ -16,6 +16,7 @@ Leaves out: the wording rules (`clue_text.py`), the sources and files
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,6 +25,7 @@ from lemminflect import getAllInflections
 
 from dictionaries.clue_text import (
     COMPARATIVE,
+    MAX_CLUE_CHARS,
     GERUND,
     PARTICIPLE,
     PAST,
@@ -42,7 +44,7 @@ from dictionaries.clue_text import (
     synonym_clue,
 )
 from dictionaries.wordlist import normalise
-from dictionaries.wordnet_db import ANTONYM, Synset, WordNet
+from dictionaries.wordnet_db import ANTONYM, TOPIC_DOMAIN, USAGE_DOMAIN, Synset, WordNet
 
 # The inflections an answer may be, per part of speech of its lemma.
 INFLECTIONS = {"n": (PLURAL,), "v": (PAST, PARTICIPLE, GERUND, THIRD_PERSON), "a": (COMPARATIVE, SUPERLATIVE)}
@@ -65,6 +67,43 @@ SYNONYMS_PER_SENSE = 2
 MAX_CLUES = 4
 # Senses beyond the first few are rare meanings a solver would not know.
 MAX_SENSES = 8
+# A counted sense clues the word only if it was met at least a quarter as
+# often as the commonest (SIT: "be seated", "pose"; not "sit (an exam)"),
+# and at most this many senses clue one word.
+DOMINANT_SHARE = 4
+MAX_DOMINANT = 3
+# A sense seen once in the corpus may be chance: beside the commonest it needs this many.
+MIN_COUNT = 2
+# An abbreviation is at least this much shorter than the word it stands for
+# (GAL: gallon), and marked "(Abbr.)" when it has at most MARKED_ABBREVIATION letters.
+ABBREVIATED, MARKED_ABBREVIATION = 3, 4
+TIER_OWN, TIER_INFLECTION, TIER_RARE_INFLECTION, TIER_NAME, TIER_PHRASE = range(5)
+# Senses no clue may use: WordNet's usage labels for derogatory and vulgar
+# words; slang and colloquial senses under a drug or sex topic.
+STREET_NAME = re.compile(r"\bstreet names?\b", re.IGNORECASE)
+UNFIT_USAGES = frozenset({"disparagement", "obscenity", "vulgarism", "ethnic_slur"})
+SLANG_USAGES = frozenset({"slang", "colloquialism"})
+SENSITIVE_TOPICS = frozenset({"drug_of_abuse", "narcotic", "sexual_activity", "sexual_intercourse", "sex_act",
+                              "genitalia", "sex_organ", "reproductive_organ", "prostitute", "sexual_desire",
+                              "buttocks", "breast", "homosexual", "semen", "sexual_urge"})
+# The rules the build counts (`ClueWriter.report`).
+RULE_UNFIT = "sense unfit: offensive, or slang for drugs or sex"
+RULE_RARE_SENSE = "sense met under a quarter as often as the word's commonest"
+RULE_SYNONYM_SENSE = "synonym whose own commonest sense is another"
+RULE_FAMILY = "clue holding the answer, its other spelling or a word of its family"
+RULE_NOT_WHOLE = "definition with no whole form short enough"
+RULE_FULL_NAME = "name clued with its full name (Tennis player Arthur ___)"
+RULE_BROADER = "word clued only by a fill-in-the-blank or its broader term"
+RULE_ABBREVIATION = "abbreviation marked (Abbr.)"
+# How WordNet opens the definition of an American ("United States tennis player").
+AMERICAN = re.compile(r"^United States\b")
+TITLES = frozenset("Lord Lady Sir Dame Saint St. Baron Baroness Count Countess Duke King Queen Prince Princess "
+                   "General President Pope Emperor Czar Tsar".split())
+# Lower-case parts of a name: Marquis de Sade, Vincent van Gogh.
+PARTICLES = frozenset("de da di du del della la le van von der den ten".split())
+# Levels of broader terms searched for a sensitive topic (MARIJUANA: cannabis,
+# soft drug, drug of abuse).
+ANCESTOR_DEPTH = 6
 
 
 @dataclass(frozen=True)
@@ -74,6 +113,9 @@ class Source:
     lemma: str  # as in the index: "ice_cream"
     tag: str | None  # None: the answer is the lemma itself
     form: str  # the answer as running text: "ice cream", "ran"
+    # False: a rarer inflection of the lemma (CACTI beside cactuses, COLA beside colons),
+    # whose reading a solver reaches for only if the word has no other
+    usual: bool = True
 
 
 class ClueWriter:
@@ -82,6 +124,8 @@ class ClueWriter:
         self.wordnet = wordnet
         self.frequency = frequency
         self.familiar = familiar
+        # rule -> how many senses or clues it dropped or rewrote, for the build's report
+        self.report: Counter[str] = Counter()
 
     # -- indexes -------------------------------------------------------------------------------------
 
@@ -115,10 +159,10 @@ class ClueWriter:
             for pos in self.wordnet.senses[lemma]:
                 forms = getAllInflections(lemma, upos=UPOS[pos])
                 for tag in INFLECTIONS.get(pos, ()):
-                    for form in forms.get(tag, ()):
+                    for place, form in enumerate(forms.get(tag, ())):
                         word = normalise(form)
                         if word and word != normalise(lemma):
-                            index.setdefault(word, []).append(Source(lemma, tag, form))
+                            index.setdefault(word, []).append(Source(lemma, tag, form, usual=place == 0))
         return index
 
     @cached_property
@@ -170,30 +214,156 @@ class ClueWriter:
     def clues(self, word: str) -> list[str]:
         """The word's clues, best first (see the module docstring); [] if it has none.
 
-        A word with no WordNet sense of its own (THE, ABOUT as a preposition)
-        gets fill-in-the-blank clues from any WordNet example using it.
+        Clues come only from the senses a solver thinks of first
+        (`senses`); a broader term ("Herb" for OKRA) is flat, so it clues
+        only a word nothing else clues. A word with no WordNet sense of its
+        own (THE, ABOUT as a preposition) gets fill-in-the-blank clues from
+        any WordNet example using it.
         """
         sources = self.sources(word)
         family = Family(word, [s.lemma for s in sources] + [part for s in sources for part in s.form.split()],
                         lambda lemma: self._derived.get(lemma, ()))
-        ranked: list[tuple[int, int, int, str]] = []
-        for source_number, source in enumerate(sources):
-            synsets = [s for s in self.wordnet.lemma_synsets(source.lemma)
-                       if source.tag is None or s.pos == TAG_POS[source.tag]]
-            for sense, synset in enumerate(synsets[:MAX_SENSES]):
-                if synset.is_offensive:
-                    continue  # never clue with an offensive sense
-                texts = [next((t for t in slot if not family.gives_away(t)), None)
-                         for slot in self._sense_clues(synset, source, family)]
-                for place, text in enumerate(dict.fromkeys(t for t in texts if t)):
-                    ranked.append((place + sense, sense, source_number, text))
+        dominant, counted = self.senses(word)
+        # The commonest sense first; uncounted senses are in no order of familiarity,
+        # so of those only the first that clues is used.
+        ranked = self._ranked(dominant, family) if counted else []
+        for sense in [] if counted else dominant:
+            if ranked:
+                break
+            ranked = self._ranked([sense], family)
         if not ranked:
+            # A fill-in-the-blank may read two ways ("He signed the ___"), a broader
+            # term is flat ("Footwear" for SHOE), but either beats a rare sense.
+            blanks = (blank_clue(e, source.form) for source, synset in dominant[:1] for e in synset.examples)
+            kinds = (k for source, synset in dominant[:1] for k in self._kinds(synset, source))
+            ranked = [(0, 0, k) for k in [*blanks, *kinds] if k and not family.gives_away(k)]
+            self.report[RULE_BROADER] += bool(ranked)
+        for sense in [s for s in self.senses(word, every=True)[0] if s not in dominant]:
+            if ranked:
+                break
+            ranked = self._ranked([sense], family)
+        if not ranked and not sources:
             texts = (blank_clue(e, word.lower()) for e in self._examples.get(word, ()))
-            ranked = [(0, 0, 0, t) for t in texts if t and not family.gives_away(t)][:MAX_CLUES]
+            ranked = [(0, 0, t) for t in texts if t and not family.gives_away(t)][:MAX_CLUES]
         chosen: dict[str, str] = {}
         for *_, text in sorted(ranked):
             chosen.setdefault(text.lower(), text)
         return list(chosen.values())[:MAX_CLUES]
+
+    def _ranked(self, senses: list[tuple[Source, Synset]], family: Family) -> list[tuple[int, int, str]]:
+        """The senses' fair clues as (place + rank, rank, text): each sense's best clue before
+        any sense's second best."""
+        ranked = []
+        for rank, (source, synset) in enumerate(senses):
+            texts = [self._fair(slot, family) for slot in self._sense_clues(synset, source, family)]
+            ranked.extend((place + rank, rank, text) for place, text in enumerate(dict.fromkeys(t for t in texts if t)))
+        return ranked
+
+    def _fair(self, slot: list[str], family: Family) -> str | None:
+        """The first alternative of a clue slot that does not give the answer away."""
+        for text in slot:
+            if not family.gives_away(text):
+                return text
+            self.report[RULE_FAMILY] += 1
+        return None
+
+    def senses(self, word: str, *, every: bool = False) -> tuple[list[tuple[Source, Synset]], bool]:
+        """The senses a solver thinks of first, commonest first, and whether WordNet counted them:
+        the counted senses met at least 1/DOMINANT_SHARE as often as the commonest, else (WordNet
+        counted none) every sense in index order, a common word's own before a name's (LEE: the
+        sheltered side, not Spike Lee). `every`: all the fit senses, in that order."""
+        found = []
+        for number, source in enumerate(self.sources(word)):
+            synsets = [s for s in self.wordnet.lemma_synsets(source.lemma)
+                       if source.tag is None or s.pos == TAG_POS[source.tag]]
+            for place, synset in enumerate(synsets[:MAX_SENSES]):
+                if self.unfit_sense(synset):
+                    self.report[RULE_UNFIT] += 1
+                elif source.tag is None or self._tier(synset, source) < TIER_NAME:  # no plural of a name
+                    count = self.wordnet.sense_count(source.lemma, synset.key) if source.usual else 0
+                    tier = self._tier(synset, source)
+                    # A phrase's senses come last whatever their count (RUNAWAY: not "run away");
+                    # uncounted names go better-connected first (CAIRO in Egypt, not Illinois), a
+                    # common word's in index order (a part's many links make no sense common: VENT).
+                    # A sense in a field's jargon (WordNet's topic domains) is no solver's
+                    # first thought when WordNet counted none.
+                    links = -len(synset.pointers) if tier == TIER_NAME else int(self._has_topic(synset))
+                    found.append((tier == TIER_PHRASE, -count, tier, links, number, place, source, synset))
+        if not found:
+            return [], False
+        found.sort(key=lambda f: f[:6])
+        top = -found[0][1]
+        if every:
+            return [(source, synset) for *_, source, synset in found], top > 0
+        if top == 0:
+            return [(source, synset) for _, _, tier, *_, source, synset in found if tier == found[0][2]], False
+        dominant = [(source, synset) for phrase, count, *_, source, synset in found
+                    if -count * DOMINANT_SHARE >= top and (-count >= MIN_COUNT or -count == top)
+                    and phrase == found[0][0]][:MAX_DOMINANT]
+        self.report[RULE_RARE_SENSE] += len(found) - len(dominant)
+        return dominant, True
+
+    def _points_here(self, lemma: str, synset: Synset) -> bool:
+        """Does `lemma`, read on its own, bring this sense to mind: is it among the lemma's
+        dominant senses (or did WordNet count none of them)? KILLER is no clue for ORCA."""
+        counts = [self.wordnet.sense_count(lemma, key) for keys in self.wordnet.senses.get(lemma, {}).values()
+                  for key in keys]
+        top = max(counts, default=0)
+        if top == 0 or self.wordnet.sense_count(lemma, synset.key) * DOMINANT_SHARE >= top:
+            return True
+        self.report[RULE_SYNONYM_SENSE] += 1
+        return False
+
+    def _has_topic(self, synset: Synset) -> bool:
+        return any(p.symbol == TOPIC_DOMAIN for p in synset.pointers)
+
+    def _is_person(self, synset: Synset) -> bool:
+        return any("person" in a.forms for a in self.wordnet.ancestors(synset, ANCESTOR_DEPTH + 4))
+
+    def _tier(self, synset: Synset, source: Source) -> int:
+        """Which senses a solver reaches for first: the word's own (COLA the drink, not
+        colons), then an inflection's (SAT: sit), a name's or an abbreviation's (LEE, Sat.),
+        and last a phrase's (EATON: eat on)."""
+        if self.is_abbreviation(synset, source) or synset.is_instance or any(
+                f.lower() == source.lemma and f[:1].isupper() for f in synset.forms):
+            return TIER_NAME
+        if "_" in source.lemma:
+            return TIER_PHRASE
+        return TIER_OWN if source.tag is None else TIER_INFLECTION if source.usual else TIER_RARE_INFLECTION
+
+    def is_abbreviation(self, synset: Synset, source: Source) -> bool:
+        """Is the answer a short form of another word of the sense (GAL: gallon, FEB: February)?"""
+        return source.tag is None and any(len(f) >= len(source.lemma) + ABBREVIATED
+                                          and f.lower().startswith(source.lemma) and f.isalpha() for f in synset.forms)
+
+    def _is_marked_abbreviation(self, synset: Synset, source: Source) -> bool:
+        """An abbreviation crossword style marks: a short capitalised form (Feb., Sat.), not a
+        clipping that is a word of its own (DORM, PROF)."""
+        return (len(source.lemma) <= MARKED_ABBREVIATION and self.is_abbreviation(synset, source)
+                and any(f.lower() == source.lemma and f[:1].isupper() for f in synset.forms))
+
+    def unfit_sense(self, synset: Synset) -> bool:
+        """A sense no clue may use: offensive, derogatory or vulgar, or slang for drugs or sex
+        (`street name` definitions, WordNet's slang and colloquial usage labels)."""
+        if synset.is_offensive or STREET_NAME.search(synset.definition):
+            return True
+        usages = {p.target for p in synset.pointers if p.symbol == USAGE_DOMAIN}
+        if usages & self._usage_keys(UNFIT_USAGES):
+            return True
+        if usages & self._usage_keys(SLANG_USAGES):
+            topics = self._usage_keys(SENSITIVE_TOPICS)
+            return any(a.key in topics for a in self.wordnet.ancestors(synset, ANCESTOR_DEPTH))
+        return False
+
+    def _usage_keys(self, names: frozenset[str]) -> frozenset[str]:
+        return self._named_synsets.get(names, frozenset())
+
+    @cached_property
+    def _named_synsets(self) -> dict[frozenset[str], frozenset[str]]:
+        """Each group of WordNet form names (SLANG_USAGES, …) -> the noun synsets holding one."""
+        groups = (UNFIT_USAGES, SLANG_USAGES, SENSITIVE_TOPICS)
+        return {names: frozenset(s.key for s in self.wordnet.synsets.values() if s.pos == "n"
+                                 and names & {f.lower() for f in s.forms}) for names in groups}
 
     @cached_property
     def _examples(self) -> dict[str, list[str]]:
@@ -209,9 +379,6 @@ class ClueWriter:
         """The sense's clue slots, in order; each lists alternatives, the caller takes the first fair one."""
         yield from self._definitions(synset, source, family)
         yield from ([clue] for clue in self._synonyms(synset, source))
-        yield from ([clue] for clue in self._kinds(synset, source))
-        blanks = (blank_clue(example, source.form) for example in synset.examples)
-        yield [b for b in blanks if b]
         if source.tag is None:
             yield from ([clue] for clue in self._opposites(synset, source))
 
@@ -226,15 +393,47 @@ class ClueWriter:
             return
         if text and source.tag is not None:
             text = inflect_definition(text, synset.pos, source.tag, self.known) or ""
-        if text:
-            yield [capitalise(short) for short in shortenings(text, self.known)]
+        if not text:
+            return
+        shorts = shortenings(text, self.known)
+        given = self._given_names(synset, source)
+        if not shorts:
+            self.report[RULE_NOT_WHOLE] += 1
+        if self._is_marked_abbreviation(synset, source):
+            self.report[RULE_ABBREVIATION] += 1
+            shorts = [f"{short} (Abbr.)" for short in shorts if len(short) + len(" (Abbr.)") <= MAX_CLUE_CHARS]
+        if given:
+            self.report[RULE_FULL_NAME] += 1
+            # A name is clued as crossword style has it, "Tennis player Arthur ___";
+            # the bare definition ("United States tennis player") is too flat to add.
+            named = (f"{capitalise(AMERICAN.sub('American', short))} {given} ___" for short in reversed(shorts))
+            yield [text for text in named if len(text) <= MAX_CLUE_CHARS] or [capitalise(s) for s in shorts]
+        else:
+            yield [capitalise(short) for short in shorts]
+
+    def _given_names(self, synset: Synset, source: Source) -> str | None:
+        """What precedes the answer in the shortest full name WordNet knows (Arthur Ashe: "Arthur")."""
+        if source.tag is not None or not synset.is_instance or not self._is_person(synset):
+            return None
+        names = [f.split("_") for f in synset.forms if f.lower().endswith("_" + source.lemma)]
+        names = [n for n in names if all(p[:1].isupper() or p in PARTICLES for p in n) and n[0][:1].isupper()
+                 and n[-1].lower() == source.lemma and not set(n[:-1]) <= TITLES]
+        # Lord Todd, Saint Bede: the given name, not the title, is what a solver knows;
+        # the first given name is enough (Alexander Robertus Todd: "Alexander ___").
+        best = min(names, key=lambda n: (n[0] in TITLES, len(n)), default=None)
+        if best is None:
+            return None
+        given = best[1:-1] if best[0] in TITLES else best[:-1]
+        return " ".join([given[0], *(p for p in given[1:] if p in PARTICLES)])
 
     def _is_familiar(self, phrase: str) -> bool:
         return all(normalise(w) in self.familiar for w in phrase.split())
 
     def _synonyms(self, synset: Synset, source: Source) -> Iterator[str]:
+        # A capitalised form that is also a common word reads as the common word (HADES: Aides).
         others = [f for f in synset.forms if f.lower() != source.lemma and len(f) > 2 and not f.isupper()
-                  and self._is_familiar(phrase_of(f))
+                  and self._is_familiar(phrase_of(f)) and self._points_here(f.lower(), synset)
+                  and not (f[:1].isupper() and normalise(f) in self.familiar)
                   and self.frequency.get(normalise(phrase_of(f)) or "", 0) >= MIN_SYNONYM_SCORE]
         found = 0
         for form in sorted(others, key=lambda f: -self.frequency[normalise(phrase_of(f))]):
@@ -260,12 +459,11 @@ class ClueWriter:
                 return
 
     def _opposites(self, synset: Synset, source: Source) -> Iterator[str]:
-        for pointer in synset.pointers:
-            if pointer.symbol != ANTONYM or not pointer.source_word:
-                continue
-            if synset.forms[pointer.source_word - 1].lower() != source.lemma:
-                continue
-            target = self.wordnet.synsets[pointer.target]
-            clue = antonym_clue(target.forms[pointer.target_word - 1])
-            if clue:
-                yield clue
+        """"Opposite of …" from the commonest of the sense's antonyms (EARLY: late, not middle)."""
+        forms = [self.wordnet.synsets[p.target].forms[p.target_word - 1] for p in synset.pointers
+                 if p.symbol == ANTONYM and p.source_word
+                 and synset.forms[p.source_word - 1].lower() == source.lemma]
+        best = max(forms, key=lambda f: self.frequency.get(normalise(phrase_of(f)) or "", 0), default=None)
+        clue = antonym_clue(best) if best else None
+        if clue:
+            yield clue

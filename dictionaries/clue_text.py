@@ -26,44 +26,53 @@ Known = Callable[[str, str], bool]
 
 from lemminflect import getAllInflections, getAllLemmas, getInflection
 
-# A clue longer than this does not fit one line of a printed clue list.
-MAX_CLUE_CHARS = 60
+# A whole definition up to this long is a clue (printed clue lists and the
+# player wrap a clue over two lines); a longer one is cut only where the
+# rest is optional, else another source clues the word.
+MAX_CLUE_CHARS = 90
 # Words a whole phrase never ends on; a clue ending on one was cut short.
 DANGLING = frozenset("a an the and or nor but of to in on at for from with by as into than that which who whose "
                      "is are be was were its their his her whose very more most one some any each every".split())
 # No text, cut or not, ends on one of these.
-ENDS_NOTHING = frozenset("a an the and or nor but".split())
+ENDS_NOTHING = frozenset("a an the and or nor but that which who whom whose its their his her my your our".split())
 # After these (with or without a comma) comes optional detail, so cutting a
 # definition just before one leaves a whole phrase: "feline mammal | usually
 # having thick soft fur".
 OPTIONAL_AFTER = ("especially", "esp.", "usually", "often", "typically", "chiefly", "mainly", "commonly",
                   "sometimes", "normally", "generally", "primarily", "mostly", "e.g.", "as in", "such as",
                   "including")
-# Where a restrictive modifier begins: cutting there keeps a whole, if less
-# precise, phrase; used when nothing optional can go ("to" binds too
-# tightly: "capital of", "able to", so "of" alone keeps three words or more).
-WEAK_CUTS = ("of", "for", "in", "on", "with", "from", "by", "at", "into", "that", "which", "who", "whose", "where",
-             "when", "containing", "consisting", "having", "used", "made", "resembling", "equal", "similar")
+# Where a relative or participial clause after a noun begins: what stays is
+# a whole noun phrase ("Scottish chemist | noted for his research…",
+# "United States filmmaker | whose works explore…"). Prepositions are never
+# cut points: the phrase they open may be what the definition is about
+# ("a sense | of danger", "the Sea | of Japan").
+CLAUSE_CUTS = ("who", "whose", "which", "that", "noted", "known", "best known", "famous", "remembered",
+               "celebrated", "considered")
 # A gloss opening with one of these is a note on usage or classification
 # ("sometimes placed in subfamily Trilliaceae"), not a definition.
 NOTE_OPENERS = frozenset({"sometimes", "usually", "often", "also", "especially", "formerly", "now", "esp.",
                           "used", "chiefly", "mainly", "typically", "plural", "genus", "family", "order",
                           "primarily"})
-# Cutting "X | of Y" leaves a broken phrase when X needs its "of" ("the quality | of being").
-RELATIONAL = frozenset("quality part member kind type sort form act state process piece unit group number amount "
-                       "set series branch division portion result use lack absence presence condition capital "
-                       "head leader top end side point one any each some".split())
+CLAUSE_CUT_KEEPS = 3
+# A gloss may open with a hedge before its definition; one followed by a
+# participle is a usage note ("sometimes placed in subfamily…").
+HEDGES = frozenset("usually often typically especially chiefly mainly sometimes".split())
+# A gloss opening with one of these before a colon sets the scene for the definition after it.
+SCENE_SETTERS = frozenset("in on at of for from by with among during".split())
 # After a comma these open a non-restrictive clause, which is optional too.
-OPTIONAL_AFTER_COMMA = ("which", "who", "whose", "where", "when", "in which", "as", "or", "and", "with", "having",
+OPTIONAL_AFTER_COMMA = ("which", "who", "whose", "where", "when", "in which", "as", "or", "with", "having",
                         "used", "being", "formerly", "now", "also", "not", "the", "a", "an")
 # A plural or verb rewrite needs to know where the head word of the
 # definition ends: at the first of these the post-modifiers begin.
 POST_MODIFIERS = frozenset("of in on at for from with by as into than that which who whose where when to "
                            "about like used having being made consisting containing resembling usually often "
                            "especially typically esp or and but".split())
+# A participle followed by one of these opens a clause ("animal living | in", "plant lacking | a").
+CLAUSE_FOLLOWERS = POST_MODIFIERS | frozenset("a an the its their his her one some".split())
 # Definitions opening with these have no countable head to pluralise.
 NO_PLURAL_OPENERS = frozenset("any one anything anyone an a".split())
 PLURAL_EXCEPTIONS = {"person": "people"}
+NUMBERS = frozenset("two three four five six seven eight nine ten twelve".split())
 # Openers whose plural is another word, and phrases with a plural of their own.
 PLURAL_OPENERS = {"someone": "people", "somebody": "people", "something": "things"}
 PLURAL_PHRASES = {"any of various": "various", "any of several": "several", "any of numerous": "numerous",
@@ -92,15 +101,21 @@ def clean_definition(definition: str) -> str:
     while _PARENTHESES.search(text):  # nested asides go from the inside out
         text = _PARENTHESES.sub("", text)
     if ":" in text and len(text.split(":", 1)[0].split()) >= 2:
-        text = text.split(":", 1)[0]  # what follows a colon lists examples
+        before, after = text.split(":", 1)
+        # What follows a colon lists examples, unless what precedes it only sets
+        # the scene ("in the Roman calendar: the 15th of March…").
+        text = after if before.split()[0].lower() in SCENE_SETTERS else before
     text = _SPACES.sub(" ", _MISSING_SPACE.sub(", ", text)).strip(" ,;:-")
     # A doubled small word is a slip of WordNet's ("arrange or or coil") or an
     # aside's trace ("give an assignment to (a person) to a post"); a definition,
     # unlike an example sentence, never needs one ("reined in in front").
     text = _DOUBLED.sub(r"\1", text)
     text = re.sub(r"^(a|an) ", "", text, flags=re.IGNORECASE)
-    if text.split(" ", 1)[0].lower() in NOTE_OPENERS:  # a usage note, not a definition
-        return ""
+    words = text.split()
+    if len(words) > 2 and words[0].lower() in HEDGES and not words[1].endswith("ed"):
+        text = " ".join(words[1:])  # "usually large hard-shelled seed": the hedge goes, the definition stays
+    if text.split(" ", 1)[0].lower() in NOTE_OPENERS | SCENE_SETTERS or text.lower().startswith("type genus"):
+        return ""  # a note, a fragment ("of southern Europe") or a taxonomy entry
     return text
 
 
@@ -108,35 +123,64 @@ def shortenings(text: str, known: Known, limit: int = MAX_CLUE_CHARS) -> list[st
     """`text` and its shorter whole forms that fit `limit`, longest first.
 
     A cut is made only where the rest is optional detail (OPTIONAL_AFTER,
-    OPTIONAL_AFTER_COMMA: kept to at least two words) or, failing that,
-    where a restrictive modifier begins (WEAK_CUTS: at least three words
-    kept, so "Dwelling that serves as living quarters" but never "Dwelling")
-    after a noun: a restrictive cut after anything else leaves a phrase
-    that waits for its complement ("an object mounted so | that it swings",
-    "relating to the greater | in number"). `known(word, pos)` says whether
-    WordNet has `word` as a base form of that part of speech.
-    Every result is whole (`is_whole`); the caller takes the first that
-    does not give the answer away.
+    OPTIONAL_AFTER_COMMA) or where a relative or participial clause begins
+    after a noun (CLAUSE_CUTS), and only if at least two words stay and they
+    do not end in a clause of their own cut short ("hyena that feeds |
+    chiefly on insects"). `known(word, pos)` says whether WordNet has `word`
+    as a base form of that part of speech. Every result is whole
+    (`is_whole`); the caller takes the first that does not give the answer away.
     """
-    strong, weak = set(), set()
+    strong, clause = set(), set()
     for word in OPTIONAL_AFTER:
         strong.update(m.start() for m in re.finditer(rf",? {re.escape(word)}\b", text))
     for word in OPTIONAL_AFTER_COMMA:
         strong.update(m.start() for m in re.finditer(rf", {re.escape(word)}\b", text))
-    for word in WEAK_CUTS:
-        weak.update(m.start() for m in re.finditer(rf",? {re.escape(word)}\b", text))
+    for word in CLAUSE_CUTS:
+        clause.update(m.start() for m in re.finditer(rf",? {re.escape(word)}\b", text))
+    # A participle after a noun opens a reduced relative clause ("Hindu discipline | aimed at…").
+    clause.update(m.start() for m in re.finditer(r",? ([a-z]+(?:ed|ing)) (\w+)", text)
+                  if _opens_a_participle_clause(m.group(1), m.group(2)))
     # An uncut definition may end on a preposition ("express approval of"), a cut one may not.
     found = [text] if len(text) <= limit and is_whole(text, cut=False) else []
-    for cut in sorted(strong | weak, reverse=True):
+    # Only the first clause may go: a cut at a later one leaves the earlier clause
+    # cut short ("unit of heat defined as the quantity of heat | required to…").
+    clause = set(sorted(clause)[:1])
+    for cut in sorted(strong | clause, reverse=True):
         # "marking surfaces or | for punching holes": the alternative goes with its "or".
-        short = re.sub(r"(,? (or|and|but|nor))+$", "", text[:cut].strip(" ,"))
-        words = len(short.split())
-        if cut in weak and cut not in strong and ("," in short or _cuts_a_clause(short, text[cut:])
-                                                   or not _ends_on_a_noun(short, known)):
+        kept = text[:cut].strip(" ,")
+        short = re.sub(r"(,? (or|and|but|nor))+$", "", kept)
+        words = short.lower().split()
+        if len(words) < 2 or len(short) > limit or RELATIVES & set(words[-2:]) or _opens_a_clause(words):
             continue
-        if len(short) <= limit and words >= (2 if cut in strong else 3):
+        if words[:2] == ["any", "of"] and not words[-1].endswith("s"):
+            continue  # "any of various small | chiefly tropical…": the plural noun is still to come
+        if short != kept and (not _ends_on_a_noun(short, known) or words[-1].endswith("ing")):
+            continue  # "small chiefly tropical and | usually nocturnal lizards": the conjunction joined modifiers
+        # A clause cut inside another clause ("athlete whose success in Berlin | demolished…")
+        # would leave that clause without its verb.
+        # A clause cut keeps three words or more: "Metal device" says too little of KEY.
+        if cut in strong or len(words) >= CLAUSE_CUT_KEEPS and _ends_on_a_noun(short, known) \
+                and not RELATIVES & set(words):
             found.append(short)
     return [t for t in dict.fromkeys(found) if t == text or is_whole(t)]
+
+
+def _is_verb_form(word: str) -> bool:
+    return any(lemma != word for lemma in getAllLemmas(word).get("VERB", ()))
+
+
+def _opens_a_participle_clause(word: str, following: str) -> bool:
+    """Is `word` a participle opening a clause ("living | in", "lacking | a"), not a modifier
+    of the next noun ("bathing suit")?"""
+    # "made | of", "lacking | a"; but "Berlin demolished | the" is a verb and its object.
+    followers = CLAUSE_FOLLOWERS if word.endswith("ing") else POST_MODIFIERS
+    return following.lower() in followers and _is_verb_form(word)
+
+
+def _opens_a_clause(words: list[str]) -> bool:
+    """Does the kept text end inside a clause it opened ("…that feeds", "…noted for his work")?"""
+    tail = words[-3:]
+    return any(w in CLAUSE_CUTS or w in RELATIVES for w in tail[:-1]) or words[-1] in ("his", "her", "its", "their")
 
 
 def _ends_on_a_noun(kept: str, known: Known) -> bool:
@@ -144,18 +188,6 @@ def _ends_on_a_noun(kept: str, known: Known) -> bool:
     last = kept.split()[-1].lower().strip(",.;:")
     nouns = [form for form in (last, last[:-1], last[:-2]) if form and known(form, "n")]
     return bool(nouns) and not any(known(last, pos) for pos in ("r", "a"))
-
-
-def _cuts_a_clause(kept: str, rest: str) -> bool:
-    """Would a restrictive cut break a phrase: a relative clause before its verb or
-    complement ("instrument in which the echo | of a pulse", "branch that deals | with"),
-    a participle from its complement ("room equipped | for"), a relational noun from
-    its "of" ("the quality | of being")?"""
-    words = kept.lower().split()
-    if rest.lstrip(", ").startswith("of ") and (RELATIVES & set(words) or words[-1] in RELATIONAL):
-        return True
-    last = words[-1]
-    return bool(RELATIVES & set(words[-2:])) or (len(last) > 4 and last.endswith(("ed", "ing")))
 
 
 def is_whole(text: str, *, cut: bool = True) -> bool:
@@ -207,20 +239,24 @@ def inflect_definition(definition: str, pos: str, tag: str, known: Known) -> str
 def _pluralise_head(words: list[str], known: Known) -> str | None:
     opener = words[0].lower()
     if opener in PLURAL_OPENERS:
-        return " ".join([PLURAL_OPENERS[opener], *words[1:]]) if len(words) > 1 else None
+        return " ".join([PLURAL_OPENERS[opener], *_agree_plural(words[1:])]) if len(words) > 1 else None
     text = " ".join(words)
     for phrase, plural in PLURAL_PHRASES.items():
         if text.lower().startswith(phrase + " "):
             return plural + text[len(phrase):]
-    if opener in NO_PLURAL_OPENERS:
-        return None
+    if opener in NO_PLURAL_OPENERS or opener in NUMBERS:
+        return None  # "two items of the same kind" already counts: PAIRS needs another clue
     if opener == "the":  # "the practical application of science" -> "practical applications of science"
         words = words[1:]
-    stops = [i for i, w in enumerate(words) if i and (w.lower() in POST_MODIFIERS or w.endswith(","))]
+    stops = [i for i, w in enumerate(words) if i and (w.lower() in POST_MODIFIERS or w.endswith(",") or (
+        w.endswith("ing") and i + 1 < len(words) and (_opens_a_participle_clause(w, words[i + 1])
+                                                      or not known(w, "n") and _is_verb_form(w))))]
     for end in [*stops, len(words)]:
         at = end - 1
         # An adjective may follow its noun ("person responsible for"): step back over it.
-        while at > 0 and _plain(words[at]) and known(_plain(words[at]), "a") and not known(_plain(words[at]), "n"):
+        # ... or one that takes "to" ("vine native to China": native is no head here).
+        while at > 0 and _plain(words[at]) and known(_plain(words[at]), "a") and (
+                not known(_plain(words[at]), "n") or at + 1 < len(words) and words[at + 1] == "to"):
             at -= 1
         head = _plain(words[at])
         if not head:
@@ -230,8 +266,8 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
                 return " ".join(words)  # WordNet defined it in the plural already
             continue
         plural = inflect(head, PLURAL)
-        if plural is None or plural == head:
-            return None
+        if plural is None or plural == head or any(lemma != head for lemma in getAllLemmas(head).get("NOUN", ())):
+            return None  # no plural, or the head is one already (MEN: no "mens")
         out = [*words[:at], plural + words[at][len(head):]]
         rest = words[at + 1:]
         if at == end - 1 and len(rest) >= 2 and rest[0] in ("or", "and") and _plain(rest[1]) \
@@ -351,6 +387,17 @@ MIN_STEM = 4
 # A clue word sharing its first letters with the answer over this share of
 # the shorter word is of its family (GONDOLIER: gondola, CONFIDE: confer).
 SHARED_PREFIX = 0.6
+# ... or sharing MIN_STEM letters and missing at most STEM_SLACK letters of
+# the shorter word (COLOURED: colored, ODOUR: odor after VARIANT_SPELLINGS).
+STEM_SLACK = 3
+# Words this long, opening alike and this few edits apart are one word spelled
+# two ways (WILLFUL: wilful); shorter ones are often different words (CAT, CAR).
+SPELLING_MIN, SPELLING_EDITS = 5, 2
+# British -> American spelling patterns: a clue word equal to the answer
+# once both are rewritten is its other spelling (SABRE: saber, ODOUR: odor).
+VARIANT_SPELLINGS = ((r"([A-Z]{2,})OUR(S|ED|ING|ITE|ITES|ABLE|FUL|LESS|ER|ERS)?$", r"\1OR\2"), (r"IS(E|ED|ES|ING|ATION|ATIONS|ER|ERS)$", r"IZ\1"), (r"YS(E|ED|ES|ING)$", r"YZ\1"),
+                     (r"([A-Z]{2,}[^AEIOU])RE(S)?$", r"\1ER\2"), (r"LL(ED|ING|ER|ERS)$", r"L\1"), (r"AE", "E"),
+                     (r"OE", "E"), (r"OGUE(S)?$", r"OG\1"), (r"ENCE(S)?$", r"ENSE\1"), (r"MME(S)?$", r"M\1"))
 DERIVATIONAL_SUFFIXES = tuple(sorted("ATIONS ATION ATORS ATOR IONS ION IVE IVES ITY ITIES NESS MENT MENTS ICAL ICS "
                                      "IC AL ALLY LY ERS ER ORS OR ISTS IST ISM OUS FUL LESS ABLE IBLE ED ING ES S E Y "
                                      "IES IZE ISE ANT ANCE ENCE ENT ARY".split(), key=len, reverse=True))
@@ -411,8 +458,39 @@ def _spelled_across(answer: str, keys: list[str]) -> bool:
 
 
 def _long_common_prefix(answer: str, key: str) -> bool:
-    shared = len(os.path.commonprefix([answer, key]))
-    return shared >= MIN_STEM and shared >= SHARED_PREFIX * min(len(answer), len(key))
+    """Do the two share a long prefix, as written or both spelled the American way, or are they
+    one spelling apart (DEFENSELESS: defenceless, ENROLLMENT: enrolment, SIZABLE: sizeable)?"""
+    if american(answer) == american(key) or _spelled_otherwise(answer, key):
+        return True
+    for one, other in ((answer, key), (american(answer), american(key))):
+        shared = len(os.path.commonprefix([one, other]))
+        shorter = min(len(one), len(other))
+        if shared >= MIN_STEM and (shared >= SHARED_PREFIX * shorter or shared >= shorter - STEM_SLACK):
+            return True
+    return False
+
+
+def _spelled_otherwise(answer: str, key: str) -> bool:
+    """Two words of SPELLING_MIN letters or more, opening alike and at most SPELLING_EDITS edits apart."""
+    return (min(len(answer), len(key)) >= SPELLING_MIN and answer[:MIN_PART - 1] == key[:MIN_PART - 1]
+            and abs(len(answer) - len(key)) <= SPELLING_EDITS and edit_distance(answer, key) <= SPELLING_EDITS)
+
+
+def edit_distance(one: str, other: str) -> int:
+    """Levenshtein distance: the fewest insertions, deletions and substitutions from one to the other."""
+    row = list(range(len(other) + 1))
+    for i, a in enumerate(one, start=1):
+        diagonal, row[0] = row[0], i
+        for j, b in enumerate(other, start=1):
+            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (a != b))
+    return row[-1]
+
+
+def american(word: str) -> str:
+    """`word` (A–Z) with British spelling patterns rewritten the American way (VARIANT_SPELLINGS)."""
+    for pattern, replacement in VARIANT_SPELLINGS:
+        word = re.sub(pattern, replacement, word)
+    return word
 
 
 def derivational_stem(word: str) -> str:

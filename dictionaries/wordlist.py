@@ -15,6 +15,7 @@ and `require_lengths`), and building the embedded `en` list, which is
 from __future__ import annotations
 
 import codecs
+import gzip
 import hashlib
 import os
 import re
@@ -42,6 +43,12 @@ EN_SMALL_MIN_SCORE = 40
 EN_PATH = Path(__file__).parent / "data" / "en.txt.gz"
 # The clue database built with `en`: `WORD<TAB>clue` lines, best clue first.
 EN_CLUES_PATH = Path(__file__).parent / "data" / "en-clues.tsv.gz"
+# The words of `en` SCOWL lists in one spelling only: `WORD;american` or
+# `WORD;british` lines. A pack keeps to one spelling: loading an embedded list
+# for one drops the words marked for the other (COLOUR from American packs).
+EN_SPELLING_PATH = Path(__file__).parent / "data" / "en-spelling.txt.gz"
+SPELLINGS = ("american", "british")
+DEFAULT_SPELLING = "american"
 SYSTEM_WORDS_PATH = Path("/usr/share/dict/words")
 
 # The largest published lists (Spread the Wordlist, XWI, Broda's) are a few
@@ -251,8 +258,13 @@ def load(
     min_length: int = 1,
     max_length: int | None = None,
     min_score: int = 0,
+    spelling: str = DEFAULT_SPELLING,
 ) -> WordList:
     """Load a named list (see NAMED_LISTS) or a word-list file, then filter it.
+
+    The embedded lists (`en`, `en-small`) keep to `spelling` (see SPELLINGS):
+    the words SCOWL lists only in the other spelling are left out. Other
+    lists are used whole.
 
     A string equal to a named list means that list; pass a Path (or "./en")
     for a file of that name. Files may be plain (one entry a line, score
@@ -262,12 +274,24 @@ def load(
     its hash.
     """
     _check_filters(min_length, max_length, min_score)
+    if spelling not in SPELLINGS:
+        raise ValueError(f"spelling must be one of {', '.join(SPELLINGS)}, got {spelling!r}")
     if isinstance(name_or_path, ListContent):
         return _select_content(name_or_path, min_length, max_length, min_score)
     name, path = _resolve(name_or_path)
     if name == "en-small":
         min_score = max(min_score, EN_SMALL_MIN_SCORE)
-    return _select(name, str(path), _stamp(name, path), min_length, max_length, min_score)
+    spelled = spelling if name in EMBEDDED_LISTS else None
+    return _select(name, str(path), _stamp(name, path), min_length, max_length, min_score, spelled)
+
+
+@lru_cache(maxsize=len(SPELLINGS))
+def _marked_spellings(spelling: str) -> frozenset[str]:
+    """The embedded words marked for a spelling other than `spelling`."""
+    if not EN_SPELLING_PATH.is_file():
+        return frozenset()  # a list built without marks: nothing to leave out
+    lines = gzip.decompress(EN_SPELLING_PATH.read_bytes()).decode("ascii").split()
+    return frozenset(word for word, _, mark in (line.partition(";") for line in lines) if mark != spelling)
 
 
 def _check_filters(min_length: int, max_length: int | None, min_score: int) -> None:
@@ -325,8 +349,12 @@ def _select(
     min_length: int,
     max_length: int | None,
     min_score: int,
+    spelling: str | None,
 ) -> WordList:
-    return _filtered(_parse_file(path, stamp), name, min_length, max_length, min_score)
+    """`spelling`: leave out the words marked for another spelling (None: keep every word)."""
+    words = _filtered(_parse_file(path, stamp), name, min_length, max_length, min_score)
+    other = _marked_spellings(spelling) if spelling else frozenset()
+    return adjusted(words, ban=other) if other & set(words.words) else words
 
 
 @lru_cache(maxsize=8)

@@ -1,9 +1,11 @@
 """Reading the WordNet 3.0 database files (Debian's `wordnet-base`) for the build.
 
 Covers: the synsets of `data.{noun,verb,adj,adv}` (their word forms as
-written, pointers, definition and quoted examples) and the sense order of
-`index.*` (most frequent sense first, wndb(5)), gathered into a `WordNet`
-that answers "which synsets does this lemma have, commonest first?".
+written, pointers, definition and quoted examples), the sense order of
+`index.*` (most frequent sense first, wndb(5)) and the tagged-corpus count
+of each sense from `cntlist.rev` (how often a reader meets that meaning),
+gathered into a `WordNet` that answers "which synsets does this lemma
+have, commonest first, and how common is each?".
 
 Leaves out: choosing words or writing clues (`build_en.py`, `clue_text.py`),
 and every use at runtime — only the developer-run build reads WordNet; the
@@ -22,7 +24,9 @@ WORDNET_DIR = Path("/usr/share/wordnet")
 # satellites, are read as adjectives: a clue treats them alike).
 PARTS_OF_SPEECH = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
 # The pointer symbols the build follows (wninput(5)).
-ANTONYM, INSTANCE_OF = "!", "@i"
+ANTONYM, INSTANCE_OF, HYPERNYM, USAGE_DOMAIN, TOPIC_DOMAIN = "!", "@i", "@", ";u", ";c"
+# cntlist.rev's sense keys name the part of speech by number (wndb(5)).
+SENSE_KEY_POS = {"1": "n", "2": "v", "3": "a", "4": "r", "5": "a"}
 # Adjective word forms may carry a syntactic marker: "galore(ip)".
 # How WordNet labels an offensive sense ("offensive term for…", "(ethnic slur)").
 OFFENSIVE_LABEL = re.compile(r"\b(ethnic slur|(?:obscene|vulgar|offensive|insulting|disparaging|derogatory|contemptuous)"
@@ -67,6 +71,18 @@ class WordNet:
     # lower-case lemma -> the index's tagsense_cnt per part of speech: how
     # often its senses were seen in the tagged corpus (orders the POS)
     tagged: dict[str, dict[str, int]]
+    # (lower-case lemma, synset key) -> times that sense was tagged (cntlist.rev); absent: 0
+    counts: dict[tuple[str, str], int]
+
+    def sense_count(self, lemma: str, key: str) -> int:
+        return self.counts.get((lemma, key), 0)
+
+    def ancestors(self, synset: Synset, depth: int) -> Iterator[Synset]:
+        """The synset's broader terms (hypernyms and instance-of), up to `depth` levels up."""
+        level = [synset]
+        for _ in range(depth):
+            level = [self.synsets[p.target] for s in level for p in s.pointers if p.symbol in (HYPERNYM, INSTANCE_OF)]
+            yield from level
 
     def lemma_synsets(self, lemma: str) -> Iterator[Synset]:
         """The lemma's synsets, commonest part of speech first, each in sense order."""
@@ -93,7 +109,25 @@ def read_wordnet(root: Path = WORDNET_DIR) -> WordNet:
         for lemma, keys, count in _index_lines(root / f"index.{suffix}", pos):
             senses.setdefault(lemma, {})[pos] = keys
             tagged.setdefault(lemma, {})[pos] = count
-    return WordNet(synsets, senses, tagged)
+    return WordNet(synsets, senses, tagged, _sense_counts(root / "cntlist.rev", senses))
+
+
+def _sense_counts(path: Path, senses: dict[str, dict[str, tuple[str, ...]]]) -> dict[tuple[str, str], int]:
+    """`lemma%ss_type:… sense_number tag_cnt` lines as (lemma, synset key) -> count.
+
+    The sense number is the sense's place in the lemma's index line, which
+    names its synset; a line the index does not match (none in WordNet 3.0)
+    is skipped."""
+    counts: dict[tuple[str, str], int] = {}
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no WordNet sense counts; install them with `apt-get install wordnet-base`")
+    for line in _content_lines(path):
+        key, number, count = line.split()
+        lemma, _, rest = key.partition("%")
+        keys = senses.get(lemma, {}).get(SENSE_KEY_POS[rest[0]], ())
+        if int(number) <= len(keys):
+            counts[(lemma, keys[int(number) - 1])] = int(count)
+    return counts
 
 
 def _content_lines(path: Path) -> Iterator[str]:

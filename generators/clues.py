@@ -7,8 +7,7 @@ seed)`, `load_bank(extra)` — the embedded bank built with the `en` lexicon
 (`dictionaries/data/en-clues.tsv.gz`), with the user's clues replacing the
 embedded ones word by word — loaded once per process and keyed by content
 hash, so a pack spec carries only the user's lines to its workers, never the
-bank; `clued_words`, a word list cut down to the words a bank can clue; and
-`clue_problems(answer, clue)`, a check of clue text written apart from the
+bank; and `clue_problems(answer, clue)`, a check of clue text written apart from the
 build's own filter (dictionaries/clue_text.py) so each can catch what the
 other misses.
 
@@ -30,11 +29,12 @@ from pathlib import Path
 
 from cpmodel.errors import InputError
 from cpmodel.inputs import read_text_bounded, text_lines
-from dictionaries import WordList, adjusted, normalise
+from dictionaries import normalise
 from dictionaries.wordlist import EN_CLUES_PATH
 
-# One line of a printed clue list; the embedded bank keeps to it.
-MAX_CLUE_CHARS = 60
+# Two lines of a printed clue list; the embedded bank keeps to it (a whole
+# definition is better than one cut to fit a single line).
+MAX_CLUE_CHARS = 90
 # clue_problems: a clue word sharing a prefix this long with the answer, and
 # missing at most STEM_SLACK letters of the shorter of the two, is taken for
 # a word of the answer's family (HOUSE/housing, EDITOR/editorial); a clue
@@ -135,11 +135,6 @@ def _bank(path: str, stamp: tuple[int, int], extra: ClueLines) -> ClueBank:
         digest.update(f"{word}\t{clue}\n".encode())
     clues.update((word, "\t".join(texts)) for word, texts in mine.items())
     return ClueBank(clues, digest.hexdigest())
-
-
-def clued_words(words: WordList, bank: ClueBank) -> WordList:
-    """`words` without the words that `bank` has no clue for."""
-    return adjusted(words, keep=bank)
 
 
 # -- the independent check -----------------------------------------------------------------------

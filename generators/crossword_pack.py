@@ -118,6 +118,7 @@ class CrosswordPackSpec:
     ban: frozenset[str] = frozenset()  # words never used (--ban FILE)
     allow: frozenset[str] = frozenset()  # words added to the dictionary (--allow FILE)
     credits: Credits = Credits()  # --title, --author, --copyright
+    spelling: str = "american"  # the embedded list's spelling (--spelling)
     kind: str = "crossword"
     # The dictionary as jobs load it, filled in from `dictionary` when the spec
     # is made (on the machine that can read the file): an embedded list's name,
@@ -166,7 +167,7 @@ class CrosswordPackSpec:
                 "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
                 "max_three_share": self.max_three_share, "polish": self.polish,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
-                "allow": sorted(self.allow), **self.credits.given()}
+                "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given()}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
@@ -222,6 +223,7 @@ class CrosswordPackSpec:
         source = self.word_source or self.dictionary  # always the former: __post_init__ sets it
         bank = self.clue_bank()
         return fill_words(source, self.dictionary, min_score=self.min_score, allow=self.allow, ban=self.ban,
+                          spelling=self.spelling,
                           bank=bank, clued_only=bank is not None)
 
     # -- the plan and the job ---------------------------------------------------------------

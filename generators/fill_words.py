@@ -83,16 +83,17 @@ class WordUse:
 @lru_cache(maxsize=8)
 def fill_words(source: str | ListContent, list_name: str, *, min_score: int = 0,
                allow: frozenset[str] = frozenset(), ban: frozenset[str] = frozenset(),
-               bank: Container[str] | None = None, clued_only: bool = False) -> WordUse:
+               bank: Container[str] | None = None, clued_only: bool = False, spelling: str = "american") -> WordUse:
     """The words of `source` a fill may use, with the account of the others (see `WordUse`).
 
     `bank` (hashable; a `clues.ClueBank`) counts the used words with a clue,
-    and with `clued_only` keeps to them. DictionaryError when no word is
+    and with `clued_only` keeps to them; `spelling` (american or british)
+    chooses the embedded lists' spelling. DictionaryError when no word is
     left, naming the list and what took the words out."""
     if clued_only and bank is None:
         raise ValueError("clued_only needs a clue bank")
-    full = load(source)
-    scored = load(source, min_score=min_score)  # cached, like `full`; refused if no word scores that high
+    full = load(source, spelling=spelling)  # `spelling` picks the embedded lists' variants; a user's list is whole
+    scored = load(source, min_score=min_score, spelling=spelling)  # cached, like `full`; refused if no word scores that high
     fresh = frozenset(word for word in allow if word not in scored)  # --allow adds these at PLAIN_SCORE
     kept_fresh = fresh if PLAIN_SCORE >= min_score else frozenset()
     dropped = {BELOW_MIN_SCORE: len(full) - len(scored) + len(fresh) - len(kept_fresh),

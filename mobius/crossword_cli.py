@@ -16,7 +16,7 @@ from cpmodel.errors import InputError
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names, stats_text
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import time_limit_option
-from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
+from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, Spelling, SpellingOpt, clue_options
 
 app = typer.Typer(help="Crosswords on surfaces: plane, cylinder, mobius, torus, klein, projective.", rich_markup_mode=None,
                   no_args_is_help=True)
@@ -68,6 +68,7 @@ def fill_command(
                              "an entry without a clue prints with an empty one).")] = False,
     ban: BanOpt = None,
     allow: AllowOpt = None,
+    spelling: SpellingOpt = Spelling.american,
     as_json: JsonOpt = False,
 ) -> None:
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 2 bad input, 3 timeout, 4 internal error."""
@@ -84,7 +85,7 @@ def fill_command(
     # The list the user gave is used whole unless they ask for clued words only: an UNSAT
     # must mean no fill from their list, never from a part of it they did not choose.
     use = fill_words(dictionary, dictionary, min_score=min_score, allow=options["allow"], ban=options["ban"],
-                     bank=bank, clued_only=clued_only)
+                     bank=bank, clued_only=clued_only, spelling=spelling.value)
     # A length the list lacks is a wrong list, not a grid without a fill.
     use.listed.require_lengths(light.length for light in find_lights(g, min_length).lights)
     problem = FillProblem(g, use.words, FillRules(min_length=min_length, allow_repeats=allow_repeats,

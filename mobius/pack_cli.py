@@ -29,7 +29,7 @@ from cpmodel.errors import InputError
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED
 from mobius.interrupts import interruption, settle
 from mobius.options import MAX_TIME_LIMIT_S, finite, one_line, time_limit_option
-from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, clue_options
+from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, Spelling, SpellingOpt, clue_options
 
 app = typer.Typer(help="Batch-generate puzzle packs.", no_args_is_help=True, rich_markup_mode=None)
 
@@ -210,6 +210,7 @@ def crossword_command(
     no_clues: NoCluesOpt = False,
     ban: BanOpt = None,
     allow: AllowOpt = None,
+    spelling: SpellingOpt = Spelling.american,
     title: TitleOpt = "",
     author: AuthorOpt = "",
     copyright: CopyrightOpt = "",
@@ -230,7 +231,7 @@ def crossword_command(
         raise InputError(str(exc.args[0])) from None
     spec = CrosswordPackSpec(count=count, width=width, height=height, surface=surface_name,
                              dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
-                             time_limit=time_limit, allow_repeats=allow_repeats,
+                             time_limit=time_limit, allow_repeats=allow_repeats, spelling=spelling.value,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              credits=Credits(title, author, copyright), **_given(polish=polish, symmetry=symmetry))

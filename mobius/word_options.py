@@ -1,8 +1,9 @@
 """The word and clue options shared by `mobius pack crossword` and `mobius crossword fill`:
-`--clues FILE`, `--no-clues`, `--ban FILE`, `--allow FILE`, and reading them into spec fields."""
+`--clues FILE`, `--no-clues`, `--ban FILE`, `--allow FILE`, `--spelling`, and reading them into spec fields."""
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -16,6 +17,13 @@ NoCluesOpt = Annotated[bool, typer.Option(
     "--no-clues", help="No clues: entries get none, and every word of the list may fill (a pack otherwise keeps "
                        "to the words with a clue).")]
 BanOpt = Annotated[Optional[Path], typer.Option("--ban", help="File of words never to use (one a line).")]
+class Spelling(str, Enum):
+    american = "american"
+    british = "british"
+
+
+SpellingOpt = Annotated[Spelling, typer.Option(
+    "--spelling", help="The embedded list's spelling: american (COLOR) or british (COLOUR); other lists are used whole.")]
 AllowOpt = Annotated[Optional[Path], typer.Option(
     "--allow", help="File of words to add to the list (one a line), e.g. ones the blocklist removed.")]
 

