@@ -16,11 +16,14 @@ def main() -> None:
     install()
     try:
         from mobius.cli import main as run
+
+        # Inside the try as well: before a command runs, typer builds the command tree (reading every
+        # option's annotations, a few tenths of a second), where a signal would otherwise show a traceback.
+        run()
     except KeyboardInterrupt as exc:
         settle()
         print(f"mobius: {interruption(exc)}", file=sys.stderr, flush=True)
         raise SystemExit(EXIT_INTERRUPTED) from None
-    run()
 
 
 if __name__ == "__main__":
