@@ -75,7 +75,8 @@ LONGEST_LIGHT = 10
 WORD_WEIGHT = 10
 THREE_COST = 5
 NOISE = 3
-# CP-SAT deterministic seconds per grid (about a second of wall time): in
+# CP-SAT deterministic seconds per 15×15 grid, more in proportion on larger
+# ones (about a second of wall time for 15×15): in
 # 0.5 the 15×15 grids stopped short of the cap (74–76 words) and filled
 # less often (1 of 4, e^51–e^68) than in 1.0.
 SOLVE_TIME = 1.0
@@ -105,8 +106,12 @@ def generate_american(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]
     failures: Counter[str] = Counter()
     for attempt in range(1, MAX_ATTEMPTS + 1):
         grid = _solve(spec, rng)
-        if grid is None:
-            raise PatternError(f"no {spec.describe()}: no arrangement of blocks meets the rules of rows and columns")
+        if isinstance(grid, str):
+            if grid == "infeasible":
+                raise PatternError(f"no {spec.describe()}: no arrangement of blocks meets the rules of rows and "
+                                   "columns")
+            failures["CP-SAT found no grid in its time"] += 1
+            continue
         problem = pattern_problem(grid, spec)
         if problem is None:
             return grid, PatternStats(attempt, 0)
@@ -116,17 +121,20 @@ def generate_american(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]
                        f"{times} of them failed because {reason}")
 
 
-def _solve(spec: PatternSpec, rng: random.Random) -> Grid | None:
-    """The best grid CP-SAT finds within SOLVE_TIME for weights drawn from `rng`; None if there is none."""
+def _solve(spec: PatternSpec, rng: random.Random) -> Grid | str:
+    """The best grid CP-SAT finds within its time for weights drawn from `rng`;
+    "infeasible" if there is none, "unknown" if none was found in time."""
     w, h = spec.width, spec.height
     model, blocks = pattern_model(spec)
     starts = word_starts(model, blocks, w, h)
     model.maximize(WORD_WEIGHT * sum(starts) - THREE_COST * sum(_threes(model, blocks, starts, w, h))
                    + sum(rng.randint(-NOISE, NOISE) * b for b in blocks))
     solver = cpsat_solver(rng.randrange(2**31), 1)  # one worker: the same grid on every machine
-    solver.parameters.max_deterministic_time = SOLVE_TIME
-    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None
+    solver.parameters.max_deterministic_time = SOLVE_TIME * max(1.0, w * h / STANDARD_CELLS)
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "infeasible" if status == cp_model.INFEASIBLE else "unknown"
+
     rows = tuple("".join(BLOCK if solver.value(blocks[y * w + x]) else WHITE for x in range(w)) for y in range(h))
     return Grid(rows, surface(spec.surface))
 
