@@ -45,7 +45,7 @@ from cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from cpmodel.solver import cpsat_solver
 from cpmodel.crossword.lights import DIRECTIONS, find_runs
 from cpmodel.surface import Cell, step, surface
-from generators.patterns import AXES, PatternSpec, density_bounds, pattern_problem, symmetric_cell
+from generators.patterns import AXES, PatternSpec, by_model, density_bounds, pattern_problem, symmetric_cell
 
 # Rectangles a space may have to count as small: about a second of
 # enumeration and checking. The 11×5 Möbius strip under the pack rules has a
@@ -54,6 +54,10 @@ ENUMERATION_CAP = 4000
 # CP-SAT deterministic time for one enumeration: spaces that take longer are
 # sampled, so a large space costs little before the pack starts.
 ENUMERATION_TIME = 4.0
+# Cells from which a word-capped spec (`patterns.by_model`) is taken for a
+# large space without listing: the American 11×11 and 15×15 spaces reach
+# ENUMERATION_CAP (after about 4 s of CPU each).
+MODEL_LISTED_CELLS = 121
 
 
 class _Collect(cp_model.CpSolverSolutionCallback):
@@ -73,8 +77,9 @@ class _Collect(cp_model.CpSolverSolutionCallback):
 
 def enumerate_patterns(spec: PatternSpec) -> list[Grid] | None:
     """All patterns satisfying `spec`, sorted by their rows; None if there
-    are too many rectangles to list (or the spec is barred)."""
-    if spec.style != "blocks":
+    are too many rectangles to list (or the spec is barred, or word-capped
+    and of MODEL_LISTED_CELLS or more)."""
+    if spec.style != "blocks" or (by_model(spec) and spec.width * spec.height >= MODEL_LISTED_CELLS):
         return None
     w, h = spec.width, spec.height
     model, blocks = pattern_model(spec)
