@@ -35,6 +35,7 @@ from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from cpmodel.surface import surface as find_surface
 from dictionaries import ListContent, WordList, load, portable
+from generators.american import american_rules
 from generators.clues import ClueBank, ClueLines, load_bank
 from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from generators.executors import Executor, PuzzleFailed
@@ -96,16 +97,21 @@ class CrosswordPackSpec:
     allow_repeats: bool = False  # answers may recur across the pack (never within a puzzle)
     min_length: int = 3
     checked: bool = True
-    # No symmetry by default: at the pack sizes a symmetric rule leaves a few
-    # dozen grids (43 on the 11×5 Möbius strip under rot180, 86 on the
-    # plane), too few for packs of different seeds to stay apart, while the
-    # free space holds about a thousand; and the glue hides the rectangle's
-    # symmetry on the surface itself. --symmetry rot180|mirror asks for one.
-    symmetry: str = "none"
+    # None: no symmetry on a glued surface, rot180 on the plane. At the pack
+    # sizes of the glued surfaces a symmetric rule leaves a few dozen grids
+    # (43 on the 11×5 Möbius strip under rot180), too few for packs of
+    # different seeds to stay apart, while the free space holds about a
+    # thousand; and the glue hides the rectangle's symmetry on the surface
+    # itself. Plane grids keep the American rules (`american.py`), rot180
+    # among them. --symmetry none|rot180|mirror asks for another.
+    symmetry: str | None = None
     max_seam_crossings: int | None = 1
     # Longest light; None = the grid's longer side, which keeps entries
-    # readable and fillable (a wrapped light could otherwise run to 2W − 1).
+    # readable and fillable (a wrapped light could otherwise run to 2W − 1);
+    # on the plane the American default (`american.LONGEST_LIGHT`).
     max_length: int | None = None
+    # Most words a grid may have; None = the American cap by area on the plane, no cap elsewhere.
+    max_words: int | None = None
     # Lights across the seam per puzzle; None = DEFAULT_SEAM_LIGHTS on a surface with a seam, 0 on the plane.
     min_seam_lights: int | None = None
     max_three_share: float = DEFAULT_THREE_SHARE
@@ -163,11 +169,19 @@ class CrosswordPackSpec:
                 "surface": self.surface, "dictionary": self.dictionary, "min_score": self.min_score,
                 "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit,
                 "allow_repeats": self.allow_repeats, "min_length": self.min_length, "checked": self.checked,
-                "symmetry": self.symmetry, "max_seam_crossings": self.max_seam_crossings,
+                "symmetry": self.pattern_spec().symmetry, "max_seam_crossings": self.max_seam_crossings,
                 "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
                 "max_three_share": self.max_three_share, "polish": self.polish,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
-                "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given()}
+                "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
+                **self._american_parameters()}
+
+    def _american_parameters(self) -> dict[str, Any]:
+        """The rules only plane packs have (other packs' parameters stay as they were)."""
+        if not self.american:
+            return {} if self.max_words is None else {"max_words": self.max_words}
+        spec = self.pattern_spec()
+        return {"max_words": spec.max_words, "max_block_squares": spec.max_block_squares}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
@@ -194,15 +208,24 @@ class CrosswordPackSpec:
     # -- the rules ----------------------------------------------------------------------
 
     @property
+    def american(self) -> bool:
+        """Whether the pack keeps the American rules: plane packs do."""
+        return not find_surface(self.surface).has_seam
+
+    @property
     def density(self) -> tuple[float, float]:
         return PACK_DENSITY if self.width * self.height >= DENSE_FROM_CELLS else DEFAULT_DENSITY
 
     def pattern_spec(self) -> PatternSpec:
+        rules: dict[str, Any] = {"symmetry": "none", "density": self.density,
+                                 "max_length": max(self.width, self.height)}
+        if self.american:
+            rules.update(american_rules(self.width, self.height))
+        given = {"symmetry": self.symmetry, "max_length": self.max_length, "max_words": self.max_words}
+        rules.update((name, value) for name, value in given.items() if value)
         return PatternSpec(self.width, self.height, self.surface, min_length=self.min_length, checked=self.checked,
-                           symmetry=self.symmetry, density=self.density, max_seam_crossings=self.max_seam_crossings,
-                           max_length=self.max_length or max(self.width, self.height),
-                           min_seam_lights=self.seam_lights, max_short_share=self.max_three_share,
-                           allow_clutter=False)
+                           max_seam_crossings=self.max_seam_crossings, min_seam_lights=self.seam_lights,
+                           max_short_share=self.max_three_share, allow_clutter=False, **rules)
 
     def rules(self, excluded: frozenset[str] = frozenset()) -> FillRules:
         return FillRules(min_length=self.min_length, allow_repeats=False,

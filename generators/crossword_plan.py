@@ -56,6 +56,7 @@ from generators.fill_estimate import FillEstimate
 from generators.pack import PackError, derive_seed
 from generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
+from generators.patterns import by_model
 from generators.quality import pack_quality
 from generators.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
                                     widen_policy)
@@ -175,7 +176,9 @@ class CrosswordPlan:
         self.pool: list[tuple[float, int, str]] = []
         # A space with room for many more grids than the pack needs lets each attempt choose among several.
         room = self.survey.estimate() // (PATTERN_LANES * spec.count)
-        self.window = min(MAX_WINDOW, room) if room >= MIN_ROOM else 1
+        # Where a draw is a CP-SAT solve aimed at the fill (`patterns.by_model`), the walk takes the grids
+        # as they come: a draw costs about what a failed fill does.
+        self.window = min(MAX_WINDOW, room) if room >= MIN_ROOM and not by_model(pattern_spec) else 1
         self.uses: Counter[str] = Counter()  # pattern -> puzzles accepted with it
         self.fills: Counter[str] = Counter()  # pattern -> fills it gave (accepted or not)
         self.failures: Counter[str] = Counter()

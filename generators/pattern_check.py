@@ -3,7 +3,7 @@
 Covers: `check_pattern(grid, spec)`, every rule of the spec that the grid
 breaks, one message each, prefixed by the rule ("size:", "style:",
 "symmetry:", "length:", "checked:", "connected:", "cyclic:", "seams:",
-"seam-lights:", "short:", "clutter:", "density:"). It reads the finished
+"seam-lights:", "short:", "clutter:", "density:", "words:", "clumps:"). It reads the finished
 grid's runs and lights from `cpmodel.crossword.lights` and its glue from
 `cpmodel.surface`, and shares no bookkeeping with the generator
 (`generators/patterns.py`), as `cpmodel/crossword/verify.py` does for fills.
@@ -33,7 +33,8 @@ def check_pattern(grid: Grid, spec: PatternSpec) -> list[str]:
     return [*_check_size(grid, spec), *_check_style(grid, spec), *_check_symmetry(grid, spec),
             *_check_lengths(runs, spec), *_check_checked(grid, spec), *_check_connected(grid, runs),
             *_check_loops(runs, spec), *_check_seams(runs, spec), *_check_seam_lights(lights, spec),
-            *_check_short(lights, spec), *_check_clutter(grid, lights, spec), *_check_density(grid, spec)]
+            *_check_short(lights, spec), *_check_clutter(grid, lights, spec), *_check_density(grid, spec),
+            *_check_words(lights, spec), *_check_clumps(grid, spec)]
 
 
 def _check_size(grid: Grid, spec: PatternSpec) -> list[str]:
@@ -181,3 +182,21 @@ def _check_density(grid: Grid, spec: PatternSpec) -> list[str]:
     cells = grid.width * grid.height
     return [(f"density: {count} {'bars' if barred else 'blocks'} in {cells} cells ({count / cells:.0%}) is outside "
              f"{spec.density[0]:.0%}-{spec.density[1]:.0%} ({floor}-{ceiling})")]
+
+
+def _check_words(lights: tuple[Light, ...], spec: PatternSpec) -> list[str]:
+    if spec.max_words is None or len(lights) <= spec.max_words:
+        return []
+    return [f"words: {len(lights)} lights, more than {spec.max_words}"]
+
+
+def _check_clumps(grid: Grid, spec: PatternSpec) -> list[str]:
+    """2×2 squares of blocks, named by their top-left cells."""
+    if spec.max_block_squares is None:
+        return []
+    squares = sorted((x, y) for x, y in grid.blocks if x + 1 < grid.width and y + 1 < grid.height
+                     and all(grid.is_block(c) for c in ((x + 1, y), (x, y + 1), (x + 1, y + 1))))
+    if len(squares) <= spec.max_block_squares:
+        return []
+    return [f"clumps: {len(squares)} 2x2 squares of blocks (top-left cells {squares}), "
+            f"more than {spec.max_block_squares}"]

@@ -15,7 +15,15 @@ surface, followed through the glue, from `find_runs` on the blank grid:
 - a block on every closed track (no cyclic light) unless cycles are allowed;
 - a block between the first and the (limit+1)-th of any limit + 1
   consecutive seam steps of a track (no light crosses the seam more often);
-- at least min_seam_lights seam steps with white cells on both sides.
+- at least min_seam_lights seam steps with white cells on both sides;
+- at most max_words *starts* — a white cell after a block or a border of
+  the rectangle, in either direction (the count of lights once the runs
+  too short are gone; on the plane, exactly it);
+- at most max_block_squares 2×2 squares of blocks.
+
+`pattern_model(spec)` is that model, which the American generator
+(`generators/american.py`) also builds on; `word_starts` and `block_squares`
+give it their indicators.
 
 That is a relaxation of the rules (connectivity, the short-light share and
 clutter are left out, and two seam steps of one light count twice), so every
@@ -37,7 +45,7 @@ from cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from cpmodel.solver import cpsat_solver
 from cpmodel.crossword.lights import DIRECTIONS, find_runs
 from cpmodel.surface import Cell, step, surface
-from generators.patterns import AXES, PatternSpec, density_bounds, pattern_problem, symmetric_cell
+from generators.patterns import AXES, PatternSpec, by_model, density_bounds, pattern_problem, symmetric_cell
 
 # Rectangles a space may have to count as small: about a second of
 # enumeration and checking. The 11×5 Möbius strip under the pack rules has a
@@ -46,6 +54,10 @@ ENUMERATION_CAP = 4000
 # CP-SAT deterministic time for one enumeration: spaces that take longer are
 # sampled, so a large space costs little before the pack starts.
 ENUMERATION_TIME = 4.0
+# Cells from which a word-capped spec (`patterns.by_model`) is taken for a
+# large space without listing: the American 11×11 and 15×15 spaces reach
+# ENUMERATION_CAP (after about 4 s of CPU each).
+MODEL_LISTED_CELLS = 121
 
 
 class _Collect(cp_model.CpSolverSolutionCallback):
@@ -65,11 +77,12 @@ class _Collect(cp_model.CpSolverSolutionCallback):
 
 def enumerate_patterns(spec: PatternSpec) -> list[Grid] | None:
     """All patterns satisfying `spec`, sorted by their rows; None if there
-    are too many rectangles to list (or the spec is barred)."""
-    if spec.style != "blocks":
+    are too many rectangles to list (or the spec is barred, or word-capped
+    and of MODEL_LISTED_CELLS or more)."""
+    if spec.style != "blocks" or (by_model(spec) and spec.width * spec.height >= MODEL_LISTED_CELLS):
         return None
     w, h = spec.width, spec.height
-    model, blocks = _model(spec)
+    model, blocks = pattern_model(spec)
     solver = cpsat_solver(0, 1)  # one worker: enumerating needs it, and the list is the same everywhere
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.max_deterministic_time = ENUMERATION_TIME
@@ -87,7 +100,8 @@ def enumerate_patterns(spec: PatternSpec) -> list[Grid] | None:
     return sorted(grids, key=lambda g: g.rows)
 
 
-def _model(spec: PatternSpec) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+def pattern_model(spec: PatternSpec) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """The model of the rules above: one Boolean per cell, y * W + x, true for a block."""
     w, h = spec.width, spec.height
     surf = surface(spec.surface)
     model = cp_model.CpModel()
@@ -118,7 +132,44 @@ def _model(spec: PatternSpec) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
                     open_seams.append(both_white)
     if spec.min_seam_lights:
         model.add(sum(open_seams) >= spec.min_seam_lights)
-    return model, [block[c] for c in cells]
+    blocks = [block[c] for c in cells]
+    if spec.max_words is not None:
+        model.add(sum(word_starts(model, blocks, w, h)) <= spec.max_words)
+    if spec.max_block_squares is not None:
+        model.add(sum(block_squares(model, blocks, w, h)) <= spec.max_block_squares)
+    return model, blocks
+
+
+def word_starts(model: cp_model.CpModel, blocks: list[cp_model.IntVar], w: int, h: int) -> list[cp_model.IntVar]:
+    """Per cell and direction of the rectangle, a Boolean true exactly when a
+    light may start there: the cell is white and the one before it a block or
+    beyond the border. (Across a glued edge that over-counts; the final
+    check counts the lights themselves.)"""
+    starts = []
+    for y in range(h):
+        for x in range(w):
+            here = blocks[y * w + x]
+            for before in ((x - 1, y), (x, y - 1)):
+                if min(before) < 0:
+                    starts.append(here.Not())
+                    continue
+                start, previous = model.new_bool_var(""), blocks[before[1] * w + before[0]]
+                model.add_bool_and([here.Not(), previous]).only_enforce_if(start)
+                model.add_bool_or([here, previous.Not(), start])
+                starts.append(start)
+    return starts
+
+
+def block_squares(model: cp_model.CpModel, blocks: list[cp_model.IntVar], w: int, h: int) -> list[cp_model.IntVar]:
+    """Per 2×2 window of the rectangle, a Boolean true when all four cells are blocks."""
+    squares = []
+    for y in range(h - 1):
+        for x in range(w - 1):
+            four = [blocks[(y + j) * w + x + i] for j in (0, 1) for i in (0, 1)]
+            square = model.new_bool_var("")
+            model.add_bool_or([b.Not() for b in four] + [square])
+            squares.append(square)
+    return squares
 
 
 def _forbid_short_runs(model: cp_model.CpModel, block: dict[Cell, cp_model.IntVar], track: tuple[Cell, ...],

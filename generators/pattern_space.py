@@ -54,7 +54,7 @@ from cpmodel.crossword.grid import Grid
 from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
 from cpmodel.surface import Surface, step, surface
 from generators.pattern_enumeration import enumerate_patterns
-from generators.patterns import PatternError, PatternSpec, generate_pattern
+from generators.patterns import PatternError, PatternSpec, by_model, generate_pattern
 
 if TYPE_CHECKING:
     from generators.executors import Executor
@@ -75,6 +75,11 @@ SATURATION_DRAWS = 150
 # then do beside the fills instead of the main process doing it between them.
 DRAWS_AHEAD = 128
 DRAW_BATCH = 16
+# The same where a draw is a CP-SAT solve (`patterns.by_model`, about a
+# second for a 15×15 grid against milliseconds): enough to keep two workers
+# drawing beside the fills without drawing far past the pack's end.
+MODEL_DRAWS_AHEAD = 8
+MODEL_DRAW_BATCH = 2
 # The most draws a survey makes in all: a bound for rules that the generator
 # meets only rarely (it then reports what it found).
 MAX_DRAWS = 20_000
@@ -232,6 +237,9 @@ class PatternSurvey:
                  runner: Executor | None = None) -> None:
         self.spec, self.seed, self.draw_seed = spec, seed, draw_seed
         self.runner = runner  # where draws run ahead of the walk; None: here, when needed
+        # draws kept running ahead, in tasks of `batch`: fewer where a draw costs a CP-SAT solve
+        self.draws_ahead, self.batch = (MODEL_DRAWS_AHEAD, MODEL_DRAW_BATCH) if by_model(spec) else \
+            (DRAWS_AHEAD, DRAW_BATCH)
         self.ahead: deque[Any] = deque()  # handles of batches of draws started, in order
         self.started = 0  # draws started ahead
         self.drawn: deque[Grid | str] = deque()  # draws finished and not yet taken
@@ -306,12 +314,12 @@ class PatternSurvey:
     def _next_draw(self) -> Grid | str:
         """Draw number `self.draws`: its grid, or why the generator found none.
         With a runner, DRAWS_AHEAD draws are kept running there in batches of
-        DRAW_BATCH, so the walk seldom waits; every draw is a function of its
+        DRAW_BATCH (or the MODEL_ values), so the walk seldom waits; every draw is a function of its
         number alone, so where it ran changes nothing."""
         if self.runner is None:
             return draw_patterns(self.spec, [self.draw_seed(self.draws)])[0]
-        while self.started < min(self.draws + DRAWS_AHEAD, MAX_DRAWS):
-            seeds = [self.draw_seed(j) for j in range(self.started, min(self.started + DRAW_BATCH, MAX_DRAWS))]
+        while self.started < min(self.draws + self.draws_ahead, MAX_DRAWS):
+            seeds = [self.draw_seed(j) for j in range(self.started, min(self.started + self.batch, MAX_DRAWS))]
             self.ahead.append(self.runner.call(draw_patterns, self.spec, seeds))
             self.started += len(seeds)
         if not self.drawn:

@@ -21,7 +21,16 @@ Covers: `PatternSpec` (size, surface and the rules a pattern must keep) and
   fewer, if given;
 - `allow_clutter=False`: no *track* — a whole row or column of the blank
   surface, followed through the glue — is cut into two or more lights that
-  are all short (a row of three-letter words is filler, not a crossword).
+  are all short (a row of three-letter words is filler, not a crossword);
+- at most `max_words` lights, if given (the word count publishers cap);
+- at most `max_block_squares` 2×2 squares of blocks in the unfolded
+  rectangle, if given (0: none, so no clump of blocks in a corner).
+
+The American defaults of plane packs (which of these rules, and their
+values by size) are in `generators/american.py`, and so is the generator of
+block patterns with a word cap (CP-SAT, aimed at the fill): the search
+below, which adds blocks one orbit at a time, reaches a cap with its long
+lights still in place.
 
 The independent checker of these rules is `generators/pattern_check.py`; the
 canonical form, counting and the per-seed walk through the patterns are in
@@ -122,6 +131,8 @@ class PatternSpec:
     min_seam_lights: int = 0
     max_short_share: float | None = None
     allow_clutter: bool = True
+    max_words: int | None = None
+    max_block_squares: int | None = None
 
     def __post_init__(self) -> None:
         problems = _spec_problems(self)
@@ -142,6 +153,11 @@ class PatternSpec:
             rules.append(f"at most {self.max_short_share:.0%} of lights of {SHORT_LIGHT} or fewer letters")
         if not self.allow_clutter:
             rules.append(f"no row or column of {SHORT_LIGHT}-letter lights only")
+        if self.max_words is not None:
+            rules.append(f"at most {self.max_words} words")
+        if self.max_block_squares is not None:
+            rules.append(f"at most {self.max_block_squares} 2x2 squares of blocks" if self.max_block_squares
+                         else "no 2x2 square of blocks")
         return f"{self.width}x{self.height} {self.surface} {self.style} pattern ({', '.join(rules)})"
 
 
@@ -184,6 +200,9 @@ def _spec_problems(spec: PatternSpec) -> list[str]:
         problems.append(f"min_seam_lights {spec.min_seam_lights} with max_seam_crossings 0: no light may cross")
     if spec.max_short_share is not None and not 0.0 <= spec.max_short_share <= 1.0:
         problems.append(f"max_short_share must be within 0..1, got {spec.max_short_share}")
+    for name, value in (("max_words", spec.max_words), ("max_block_squares", spec.max_block_squares)):
+        if value is not None and value < 0:
+            problems.append(f"{name} must be at least 0 or None, got {value}")
     return problems
 
 
@@ -488,7 +507,19 @@ class _Attempt:
             return f"more than {share:.0%} of the lights would have {SHORT_LIGHT} or fewer letters"
         if not self.spec.allow_clutter and self.clutter(lights):
             return f"a row or column would hold only lights of {SHORT_LIGHT} or fewer letters"
+        if self.spec.max_words is not None and len(lights) > self.spec.max_words:
+            return f"there would be more than {self.spec.max_words} words"
+        squares = self.spec.max_block_squares
+        if squares is not None and self.block_squares() > squares:
+            return f"there would be more than {squares} 2x2 squares of blocks" if squares \
+                else "it makes a 2x2 square of blocks"
         return None
+
+    def block_squares(self) -> int:
+        """2×2 squares of blocks in the unfolded rectangle."""
+        w, b = self.layout.width, self.blocked
+        return sum(1 for y in range(self.layout.height - 1) for i in range(y * w, y * w + w - 1)
+                   if b[i] and b[i + 1] and b[i + w] and b[i + w + 1])
 
     def clutter(self, lights: list[tuple[int, Run]]) -> bool:
         per_track: dict[tuple[int, int], list[int]] = {}
@@ -671,6 +702,13 @@ def pattern_problem(grid: Grid, spec: PatternSpec) -> str | None:
     return state.problem(density_bounds(spec)[0])
 
 
+def by_model(spec: PatternSpec) -> bool:
+    """Whether patterns of `spec` come from the CP-SAT generator of
+    `american.py` rather than the search here: block patterns with a word
+    cap, which is met well only by placing every block with the others in view."""
+    return spec.max_words is not None and spec.style == "blocks"
+
+
 def generate_pattern(spec: PatternSpec, seed: int) -> Grid:
     """A pattern satisfying `spec`, the same one for the same spec and seed.
 
@@ -681,6 +719,10 @@ def generate_pattern(spec: PatternSpec, seed: int) -> Grid:
 
 def generate_pattern_with_stats(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]:
     """`generate_pattern`, also reporting how many attempts it took."""
+    if by_model(spec):
+        from generators.american import generate_american  # it builds on this module
+
+        return generate_american(spec, seed)
     layout = _layout(spec.width, spec.height, surface(spec.surface).name, spec.symmetry)
     rng = random.Random(seed)
     floor, ceiling = density_bounds(spec)

@@ -2,8 +2,9 @@
 
 Covers: `puzzle_quality(puzzle)`, the figures a puzzle file carries under
 `quality` — entries, the share with a clue, mean entry score, the share of
-three-letter entries, lights across a seam, the lowest-scored entry — all
-read from the puzzle's own entries, so anyone can recompute them;
+three-letter entries, lights across a seam (on a surface that has one:
+a plane puzzle has no seam to count), the lowest-scored entry — all read
+from the puzzle's own entries, so anyone can recompute them;
 `pack_quality(puzzles)`, the same summed over a pack for the manifest; and
 `summary_line`, the one line `mobius pack crossword` prints at the end.
 
@@ -17,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cpmodel.surface import surface
+
 THREE = 3  # the length the three-letter share counts
 
 
@@ -24,21 +27,26 @@ def puzzle_quality(puzzle: Mapping[str, Any]) -> dict[str, Any]:
     entries = puzzle["entries"]
     n = len(entries)
     lowest = min(entries, key=lambda e: (e["score"], e["answer"])) if entries else None
+    seams = {"seam_lights": sum(1 for e in entries if e["seam_crossings"] > 0)} if _has_seam(puzzle) else {}
     return {
         "entries": n,
         "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
         "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
         "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
-        "seam_lights": sum(1 for e in entries if e["seam_crossings"] > 0),
+        **seams,
         "lowest": {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None,
     }
+
+
+def _has_seam(puzzle: Mapping[str, Any]) -> bool:
+    return surface(puzzle["surface"]).has_seam
 
 
 def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The puzzles' quality summed: shares and means over all entries of the pack."""
     entries = [e for p in puzzles for e in p["entries"]]
     n = len(entries)
-    seams = [sum(1 for e in p["entries"] if e["seam_crossings"] > 0) for p in puzzles]
+    seams = [sum(1 for e in p["entries"] if e["seam_crossings"] > 0) for p in puzzles if _has_seam(p)]
     lowest = min(entries, key=lambda e: (e["score"], e["answer"])) if entries else None
     return {
         "puzzles": len(puzzles),
@@ -46,8 +54,9 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
         "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
         "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
-        "seam_lights_min": min(seams) if seams else 0,
-        "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0,
+        # a pack of plane puzzles has no seam to count (an empty pack keeps the figures, at 0)
+        **({"seam_lights_min": min(seams) if seams else 0,
+            "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0} if seams or not puzzles else {}),
         "distinct_answers": len({e["answer"] for e in entries}),
         "lowest": {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None,
     }
@@ -56,7 +65,7 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def summary_line(quality: Mapping[str, Any]) -> str:
     """The line `pack` prints; a pack with no light across a seam (a plane pack) is not told of seams."""
     lowest = quality.get("lowest") or {"answer": "-", "score": 0}
-    seams = f"seam lights >= {quality['seam_lights_min']} per puzzle, " if quality["seam_lights_mean"] else ""
+    seams = f"seam lights >= {quality['seam_lights_min']} per puzzle, " if quality.get("seam_lights_mean") else ""
     return (f"quality: {quality['puzzles']} puzzles, {quality['entries']} entries "
             f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, mean score "
             f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "

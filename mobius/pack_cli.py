@@ -200,8 +200,11 @@ def crossword_command(
         help="CP-SAT deterministic seconds per puzzle to improve its fill (default: about twenty "
              "neighbourhoods); 0 for none.")] = None,
     symmetry: Annotated[Optional[str], typer.Option(
-        "--symmetry", help="Block symmetry of the unfolded rectangle: rot180 or mirror (far fewer grids); "
-                           "default none.")] = None,
+        "--symmetry", help="Block symmetry of the unfolded rectangle: none, rot180 or mirror (far fewer grids); "
+                           "default rot180 on the plane, none elsewhere.")] = None,
+    max_words: Annotated[Optional[int], typer.Option(
+        "--max-words", min=1, max=1250, help="Most words a grid may have (default on the plane: 78 on 15x15, "
+                                             "scaled by area; none elsewhere).")] = None,
     max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=-1, max=50,
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0, max=50,
@@ -234,7 +237,8 @@ def crossword_command(
                              time_limit=time_limit, allow_repeats=allow_repeats, spelling=spelling.value,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
-                             credits=Credits(title, author, copyright), **_given(polish=polish, symmetry=symmetry))
+                             credits=Credits(title, author, copyright),
+                             **_given(polish=polish, symmetry=symmetry, max_words=max_words))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     given = {"--clues": clues, "--ban": ban, "--allow": allow}
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow),

@@ -1,0 +1,120 @@
+"""Plane packs keep the American rules — checked by this test's own reading
+of the puzzle files, never by the generator or its checker: 180° symmetry,
+at most 78 words on 15×15, at most a sixth of the cells blocks, lights of 3
+or more letters with every white cell in an across and a down light, white
+cells connected, no 2×2 square of blocks; and the summary says nothing of
+seams. The rules' values by size and the independent checker's two new
+rules are checked here too."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpmodel.crossword.grid import make_grid
+from generators.american import word_cap
+from generators.crossword_pack import CrosswordPackSpec
+from generators.pattern_check import check_pattern
+from generators.patterns import PatternSpec, generate_pattern
+
+Rows = list[str]
+
+
+def runs(rows: Rows) -> list[list[tuple[int, int]]]:
+    """Every maximal run of white cells, across then down, as its cells."""
+    h, w = len(rows), len(rows[0])
+    found = []
+    for lines in ([[(x, y) for x in range(w)] for y in range(h)], [[(x, y) for y in range(h)] for x in range(w)]):
+        for line in lines:
+            current: list[tuple[int, int]] = []
+            for x, y in line + [(-1, -1)]:
+                if x >= 0 and rows[y][x] != "#":
+                    current.append((x, y))
+                elif current:
+                    found.append(current)
+                    current = []
+    return found
+
+
+def connected(rows: Rows) -> bool:
+    white = {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch != "#"}
+    seen, stack = set(), [min(white)]
+    while stack:
+        x, y = stack.pop()
+        if (x, y) in seen or (x, y) not in white:
+            continue
+        seen.add((x, y))
+        stack += [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+    return seen == white
+
+
+def block_squares(rows: Rows) -> int:
+    return sum(1 for y in range(len(rows) - 1) for x in range(len(rows[0]) - 1)
+               if rows[y][x] == rows[y][x + 1] == rows[y + 1][x] == rows[y + 1][x + 1] == "#")
+
+
+@pytest.mark.slow  # two 15×15 fills, their patterns and exports: minutes (20 at a load average of 20 on 2 cores)
+def test_a_15x15_plane_pack_prints_american_grids(tmp_path: Path) -> None:
+    out = tmp_path / "pack"
+    result = subprocess.run([sys.executable, "-m", "mobius", "pack", "crossword", "--surface", "plane", "--width", "15",
+                             "--height", "15", "--count", "2", "--seed", "3", "--out", str(out)],
+                            capture_output=True, text=True, timeout=3600)
+    assert result.returncode == 0, result.stderr
+    assert "seam" not in result.stderr.lower()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert not [key for key in manifest["quality"] if "seam" in key]
+    puzzles = [json.loads(path.read_text()) for path in sorted((out / "puzzles").glob("*.json"))]
+    assert len(puzzles) == 2
+    for puzzle in puzzles:
+        rows = puzzle["rows"]
+        assert len(rows) == 15 and {len(row) for row in rows} == {15}
+        assert all((rows[y][x] == "#") == (rows[14 - y][14 - x] == "#") for y in range(15) for x in range(15))
+        blocks = sum(row.count("#") for row in rows)
+        assert blocks <= 225 / 6
+        lights = runs(rows)
+        # runs of 1 or 2 would be unchecked cells or lights too short: none at all
+        assert min(len(run) for run in lights) >= 3
+        assert len(lights) == len(puzzle["entries"]) <= 78
+        assert connected(rows)
+        assert block_squares(rows) == 0
+        letters = {"".join(rows[y][x] for x, y in run) for run in lights}
+        assert letters == {e["answer"] for e in puzzle["entries"]}
+        assert "seam_lights" not in puzzle["quality"]
+
+
+def test_the_word_cap_scales_by_area_but_not_below_an_open_grid() -> None:
+    assert [word_cap(n, n) for n in (15, 13, 11, 21)] == [78, 58, 41, 152]
+    assert word_cap(5, 5) == 10  # the lights of a 5×5 grid without blocks
+
+
+def test_plane_packs_default_to_the_american_rules_and_others_keep_theirs() -> None:
+    plane = CrosswordPackSpec(count=1, width=15, height=15, surface="plane").pattern_spec()
+    assert (plane.symmetry, plane.max_words, plane.max_block_squares, plane.density[1]) == ("rot180", 78, 0, 1 / 6)
+    free = CrosswordPackSpec(count=1, width=15, height=15, surface="plane", symmetry="none", max_words=72)
+    assert (free.pattern_spec().symmetry, free.pattern_spec().max_words) == ("none", 72)
+    strip = CrosswordPackSpec(count=1, width=11, height=5).pattern_spec()
+    assert (strip.symmetry, strip.max_words, strip.max_block_squares) == ("none", None, None)
+    assert "max_words" not in CrosswordPackSpec(count=1, width=11, height=5).parameters()
+
+
+def test_the_checker_counts_words_and_block_squares() -> None:
+    rows = ["##...", "##...", ".....", "...##", "...##"]
+    grid = make_grid(rows, "plane")
+    spec = PatternSpec(5, 5, "plane", density=(0.0, 1.0), max_block_squares=0, max_words=9)
+    problems = check_pattern(grid, spec)
+    assert [p.split(":")[0] for p in problems] == ["words", "clumps"], problems
+    assert "2 2x2 squares" in problems[1] and "(0, 0)" in problems[1] and "(3, 3)" in problems[1]
+    allowed = PatternSpec(5, 5, "plane", density=(0.0, 1.0), max_block_squares=2, max_words=10)
+    assert check_pattern(grid, allowed) == []
+
+
+def test_a_capped_spec_gets_a_grid_within_every_rule() -> None:
+    spec = PatternSpec(9, 9, "plane", symmetry="rot180", density=(0.1, 1 / 6), max_words=word_cap(9, 9),
+                       max_block_squares=0, max_short_share=0.25, allow_clutter=False)
+    grid = generate_pattern(spec, 5)
+    assert check_pattern(grid, spec) == []
+    assert generate_pattern(spec, 5) == grid  # the same seed, the same grid
