@@ -17,6 +17,8 @@ from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from dictionaries import load
+from generators.crossword_pack import CrosswordPackSpec
+from generators.pack import build_pack
 
 
 def _pack(out: Path, solver: str) -> subprocess.CompletedProcess[str]:
@@ -50,3 +52,11 @@ def test_a_cpsat_pack_completes_verifies_and_records_each_worst_answer(tmp_path:
         worst_of_pack = lowest if worst_of_pack is None else min(worst_of_pack, lowest)
     assert set(by_puzzle) == {"0001", "0002"}
     assert manifest["quality"]["lowest"]["score"] == worst_of_pack
+
+
+def test_the_progress_line_names_the_attempt_the_pack_waits_for(tmp_path: Path) -> None:
+    seen: list[str] = []
+    spec = CrosswordPackSpec(count=2, width=7, height=5, polish=0.0)
+    build_pack(spec, tmp_path / "p", exports=False, on_progress=lambda p: seen.append(p.working))
+    assert "puzzle 1 (attempt 1, reference)" in seen
+    assert all(w == "" or (w.startswith("puzzle ") and w.endswith(", reference)")) for w in seen)
