@@ -56,6 +56,14 @@ from generators.word_policy import share_bonus
 # that fails costs the whole budget, so a failure is cut short here and the
 # plan moves on to another grid.
 DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 1000), "cpsat": ("deterministic_time", 5.0)}
+# Solvers whose budget a puzzle's first tries get only a share of
+# (`CrosswordJob.budget_share`): the reference solver's cost grows with how
+# hard the grid is, so a short try tells an easy grid. CP-SAT's cost is its
+# model's size whatever the grid: on the 7×5 and 11×5 strips every grid's
+# tables hold 34-53 thousand rows and a first fill takes 2-3.5 s of
+# deterministic time, so a cut budget fails every grid alike.
+SHARED_BUDGETS = frozenset({"reference"})
+BACKSTOP_S = 120.0
 # The reference solver chooses among this many best words at each step: one
 # grid gives many different fills, all near the best (the polish then
 # lifts the weakest entries).
@@ -93,7 +101,11 @@ class CrosswordPackSpec:
     min_score: int = 30
     solver: str = "reference"
     seed: int = 0
-    time_limit: float | None = 10.0
+    # Wall-clock seconds per fill attempt: only a backstop, well above what
+    # the deterministic budgets cost (a CP-SAT fill of 5 deterministic
+    # seconds took up to 45 s on a loaded 2-core machine; at 10 s every CP-SAT
+    # attempt of a 7×5 pack was killed and the pack never finished).
+    time_limit: float | None = BACKSTOP_S
     allow_repeats: bool = False  # answers may recur across the pack (never within a puzzle)
     min_length: int = 3
     checked: bool = True
@@ -151,7 +163,7 @@ class CrosswordPackSpec:
         if name in DETERMINISTIC_BUDGETS:
             key, value = DETERMINISTIC_BUDGETS[name]
             options.setdefault(key, str(value))
-            if share < 1.0:
+            if share < 1.0 and name in SHARED_BUDGETS:
                 kind = type(value)
                 options[key] = str(max(kind(1), kind(float(options[key]) * share)))
         if name == "reference":

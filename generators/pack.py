@@ -50,6 +50,7 @@ from typing import Any, Protocol
 
 from cpmodel.errors import InputError
 from cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bounded
+from cpmodel.solver import parse_spec
 from generators.executors import JobResult, make_executor
 from generators.export.html import pack_index
 from generators.pack_lock import LOCK_NAME, PackLocked, lock_pack
@@ -94,6 +95,8 @@ class PackSpec(Protocol):
     # sha256 of the content of each input by option ({"--dict": {"source": …, "sha256": …}}):
     # what a resume must find unchanged
     def inputs(self) -> dict[str, dict[str, str]]: ...
+    @property
+    def solver_spec(self) -> str: ...
 
 
 @dataclass
@@ -116,6 +119,7 @@ class Progress:
     phase: str = "puzzles"  # then "exports", while the exports and the booklet are written
     exported: int = 0  # puzzles whose exports are written
     skipped_exports: int = 0  # exports that could not be made, once the phase is over
+    working: str = ""  # the attempt the run waits for, e.g. "puzzle 3 (attempt 2, cpsat)"
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -431,8 +435,13 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
     def redone() -> None:
         progress.rejected += 1
 
+    def waiting(index: int, attempt: int) -> None:
+        progress.working = f"puzzle {index + 1} (attempt {attempt + 1}, {parse_spec(spec.solver_spec)[0]})"
+        if on_progress:
+            on_progress(progress)
+
     try:
-        not_made = run_rounds(spec, plan, runner, stored, accept, timings, redone)
+        not_made = run_rounds(spec, plan, runner, stored, accept, timings, redone, waiting)
         problems = {} if not_made else plan.final_problems(puzzles)
     except BaseException:
         runner.abort()

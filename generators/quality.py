@@ -5,7 +5,8 @@ Covers: `puzzle_quality(puzzle)`, the figures a puzzle file carries under
 three-letter entries, lights across a seam (on a surface that has one:
 a plane puzzle has no seam to count), the lowest-scored entry — all read
 from the puzzle's own entries, so anyone can recompute them;
-`pack_quality(puzzles)`, the same summed over a pack for the manifest; and
+`pack_quality(puzzles)`, the same summed over a pack for the manifest (with
+each puzzle's lowest-scored entry, its worst answer, by puzzle id); and
 `summary_line`, the one line `mobius pack crossword` prints at the end.
 
 Leaves out: the rules a puzzle must keep (the pattern checker and the
@@ -59,6 +60,8 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0} if seams or not puzzles else {}),
         "distinct_answers": len({e["answer"] for e in entries}),
         "lowest": {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None,
+        # each puzzle's worst answer, by puzzle id, as its own file records it
+        "lowest_by_puzzle": {p["id"]: p["quality"]["lowest"] for p in puzzles},
     }
 
 

@@ -126,7 +126,7 @@ def plan_of(spec: Any, runner: Executor | None = None) -> PackPlan:
 
 def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int, dict[str, Any]],
                accept: Callable[[JobResult], None], timings: dict[int, float],
-               redone: Callable[[], None]) -> dict[int, str]:
+               redone: Callable[[], None], waiting: Callable[[int, int], None] | None = None) -> dict[int, str]:
     """Make every puzzle, round by round (see the module docstring); the
     puzzles given up, with the reason.
 
@@ -134,7 +134,8 @@ def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int,
     round's slowest job: round r is formed when round r − ROUNDS_IN_FLIGHT
     has been judged. A stored puzzle stands in for its job when the plan
     says it was made by the same attempt, so a resumed pack replays the
-    rounds of the interrupted run exactly."""
+    rounds of the interrupted run exactly. `waiting(index, attempt)` is told
+    the first job of each round the run waits for (what a progress line shows)."""
     queue = deque((index, 0) for index in range(spec.count))
     in_flight: deque[_Round] = deque()
     not_made: dict[int, str] = {}
@@ -142,6 +143,9 @@ def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int,
         while queue and len(in_flight) < ROUNDS_IN_FLIGHT:
             in_flight.append(_start_round(spec, plan, runner, stored, queue, not_made))
         current = in_flight.popleft()
+        running = sorted(current.attempts.keys() - current.results.keys())
+        if waiting and running:
+            waiting(running[0], current.attempts[running[0]])
         for result in runner.as_completed(current.handles):
             current.results[result.index] = result
             timings[result.index] = timings.get(result.index, 0.0) + result.wall_s

@@ -150,7 +150,8 @@ def _progress_bar(console: Any, spec: Any, notes: Sequence[str] = ()) -> Iterato
                 say(f"note: {note}")
                 shown.append(note)
             done = p.exported if p.phase == "exports" else p.done
-            bar.update(task, description=f"{spec.kind} {p.phase}", completed=done, rejected=p.rejected)
+            doing = f": filling {p.working}" if p.phase == "puzzles" and p.working else ""
+            bar.update(task, description=f"{spec.kind} {p.phase}{doing}", completed=done, rejected=p.rejected)
             if lines is not None and lines.current != f"{spec.kind} {p.phase}":
                 lines.end(f"{p.done}/{p.total}, redone {p.rejected}: attempts made again after a clash or failure")
                 lines.start(f"{spec.kind} {p.phase}")
@@ -185,10 +186,12 @@ def crossword_command(
     dictionary: Annotated[str, typer.Option("--dict", help="en, en-small, words, or a file.")] = "en",
     min_score: Annotated[int, typer.Option("--min-score", min=0, max=100,
                                            help="Skip words scored lower (30 keeps to words met in print).")] = 30,
-    solver: Annotated[str, typer.Option("--solver", help="reference or cpsat (name:key=value,...).")] = "reference",
+    solver: Annotated[str, typer.Option("--solver", help="reference, cpsat, gecode, choco or sat "
+                                                         "(name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,
     workers: WorkersOpt = ALL_CORES,
-    time_limit: Annotated[float, time_limit_option("Seconds per fill attempt")] = 10.0,
+    time_limit: Annotated[Optional[float], time_limit_option(
+        "Seconds per fill attempt: only a backstop, fills are bounded by deterministic budgets (default 120)")] = None,
     allow_repeats: Annotated[bool, typer.Option("--allow-repeats",
                                                 help="Answers may recur across the pack (never within a puzzle); "
                                                      "unused words are still preferred.")] = False,
@@ -234,11 +237,11 @@ def crossword_command(
         raise InputError(str(exc.args[0])) from None
     spec = CrosswordPackSpec(count=count, width=width, height=height, surface=surface_name,
                              dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
-                             time_limit=time_limit, allow_repeats=allow_repeats, spelling=spelling.value,
+                             allow_repeats=allow_repeats, spelling=spelling.value,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              credits=Credits(title, author, copyright),
-                             **_given(polish=polish, symmetry=symmetry, max_words=max_words))
+                             **_given(polish=polish, symmetry=symmetry, max_words=max_words, time_limit=time_limit))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     given = {"--clues": clues, "--ban": ban, "--allow": allow}
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow),

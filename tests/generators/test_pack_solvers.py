@@ -1,0 +1,62 @@
+"""Packs filled by CP-SAT finish within their deterministic budgets, through
+the CLI, and every puzzle records its worst answer: checked here against the
+word list and the independent verifier (`cpmodel.crossword.verify`), never
+with the generator's own figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.problem import FillProblem, FillRules
+from cpmodel.crossword.verify import verify
+from dictionaries import load
+from generators.crossword_pack import CrosswordPackSpec
+from generators.pack import build_pack
+
+
+def _pack(out: Path, solver: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mobius", "pack", "crossword", "--count", "2", "--width", "7", "--height", "5",
+               "--solver", solver, "--workers", "1", "--out", str(out)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=900, env={**os.environ})
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "cpsat:maximize=true"])
+def test_a_cpsat_pack_completes_verifies_and_records_each_worst_answer(tmp_path: Path, solver: str) -> None:
+    out = tmp_path / "pack"
+    result = _pack(out, solver)
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["counts"]["written"] == 2
+    assert manifest["parameters"]["solver"].startswith("cpsat:")
+    words = load("en", min_score=30)
+    by_puzzle = manifest["quality"]["lowest_by_puzzle"]
+    worst_of_pack = None
+    for path in sorted((out / "puzzles").glob("*.json")):
+        puzzle = json.loads(path.read_text())
+        rows = puzzle["rows"]
+        grid = make_grid(["".join("#" if c == "#" else "." for c in row) for row in rows], puzzle["surface"])
+        fill = {(x, y): c for y, row in enumerate(rows) for x, c in enumerate(row) if c != "#"}
+        assert verify(FillProblem(grid, words, FillRules(min_length=3, min_score=30)), fill) == []
+        scores = {e["answer"]: words.score(e["answer"]) for e in puzzle["entries"]}
+        lowest = min(scores.values())
+        worst = puzzle["quality"]["lowest"]
+        assert worst["score"] == lowest and scores[worst["answer"]] == lowest
+        assert by_puzzle[puzzle["id"]] == worst
+        worst_of_pack = lowest if worst_of_pack is None else min(worst_of_pack, lowest)
+    assert set(by_puzzle) == {"0001", "0002"}
+    assert manifest["quality"]["lowest"]["score"] == worst_of_pack
+
+
+def test_the_progress_line_names_the_attempt_the_pack_waits_for(tmp_path: Path) -> None:
+    seen: list[str] = []
+    spec = CrosswordPackSpec(count=2, width=7, height=5, polish=0.0)
+    build_pack(spec, tmp_path / "p", exports=False, on_progress=lambda p: seen.append(p.working))
+    assert "puzzle 1 (attempt 1, reference)" in seen
+    assert all(w == "" or (w.startswith("puzzle ") and w.endswith(", reference)")) for w in seen)
