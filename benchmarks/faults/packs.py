@@ -116,9 +116,22 @@ def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
 
 # --- the reference packs ------------------------------------------------------------------
 
+def write_crossword_inputs(files: Path) -> dict[str, Path]:
+    """A crossword pack's input files in `files`, by option: every input a resume must find unchanged
+    (a word list, a clue file with a word the list lacks, a ban and an allow list)."""
+    from dictionaries import load
+
+    inputs = {"--dict": files / "words.txt", "--clues": files / "clues.tsv", "--ban": files / "ban.txt",
+              "--allow": files / "allow.txt"}
+    inputs["--dict"].write_text(load("en", min_score=30).to_text())
+    inputs["--clues"].write_text("AREA\tRegion\nQUIXE\tA made-up word\n")
+    inputs["--ban"].write_text("ERA\n")
+    inputs["--allow"].write_text("QUIXE\n")
+    return inputs
+
+
 def _make_reference(name: str, where: Path, seed: int) -> Kind:
     from cpmodel.slider.board import load_board
-    from dictionaries import load
 
     files = where / f"{name}-inputs"
     files.mkdir(parents=True, exist_ok=True)
@@ -128,12 +141,7 @@ def _make_reference(name: str, where: Path, seed: int) -> Kind:
         kind = Kind(name, ["pack", "slider", "--count", str(SLIDER_COUNT), "--depth", "3..8", "--workers", "1"],
                     {"--board": board}, seed, where / name)
     else:
-        inputs = {"--dict": files / "words.txt", "--clues": files / "clues.tsv", "--ban": files / "ban.txt",
-                  "--allow": files / "allow.txt"}
-        inputs["--dict"].write_text(load("en", min_score=30).to_text())
-        inputs["--clues"].write_text("AREA\tRegion\nQUIXE\tA made-up word\n")
-        inputs["--ban"].write_text("ERA\n")
-        inputs["--allow"].write_text("QUIXE\n")
+        inputs = write_crossword_inputs(files)
         kind = Kind(name, ["pack", "crossword", "--count", str(CROSSWORD_COUNT), "--width", "7", "--height", "5",
                            "--workers", "2"], inputs, seed, where / name)
     started = time.monotonic()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.faults.packs import write_crossword_inputs
 from generators.pack_lock import LOCK_NAME, lock_pack
 
 SLIDER = ["pack", "slider", "--board", "ring", "--count", "5", "--depth", "3..7", "--workers", "1"]
@@ -124,15 +125,8 @@ CROSSWORD = ["pack", "crossword", "--count", "2", "--width", "7", "--height", "5
 @pytest.fixture(scope="module")
 def crossword_inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Path]]:
     """A finished 2-puzzle pack made from a word-list file, a clue file, a ban and an allow list."""
-    from dictionaries import load
-
     where = tmp_path_factory.mktemp("inputs")
-    files = {"--dict": where / "words.txt", "--clues": where / "clues.tsv", "--ban": where / "ban.txt",
-             "--allow": where / "allow.txt"}
-    files["--dict"].write_text(load("en", min_score=30).to_text())
-    files["--clues"].write_text("AREA\tRegion\nQUIXE\tA made-up word\n")
-    files["--ban"].write_text("ERA\n")
-    files["--allow"].write_text("QUIXE\n")
+    files = write_crossword_inputs(where)
     out = where / "pack"
     result = mobius(*CROSSWORD, "--out", str(out), *(str(a) for pair in files.items() for a in pair))
     assert result.returncode == 0, result.stderr
