@@ -24,10 +24,15 @@ from cpmodel.surface import surface
 THREE = 3  # the length the three-letter share counts
 
 
+def lowest_entry(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The worst answer: the lowest-scored entry (ties by answer) as `{"answer", "score"}`, None if none."""
+    lowest = min(entries, key=lambda e: (e["score"], e["answer"])) if entries else None
+    return {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None
+
+
 def puzzle_quality(puzzle: Mapping[str, Any]) -> dict[str, Any]:
     entries = puzzle["entries"]
     n = len(entries)
-    lowest = min(entries, key=lambda e: (e["score"], e["answer"])) if entries else None
     seams = {"seam_lights": sum(1 for e in entries if e["seam_crossings"] > 0)} if _has_seam(puzzle) else {}
     return {
         "entries": n,
@@ -35,7 +40,7 @@ def puzzle_quality(puzzle: Mapping[str, Any]) -> dict[str, Any]:
         "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
         "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
         **seams,
-        "lowest": {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None,
+        "lowest": lowest_entry(entries),
     }
 
 
@@ -48,7 +53,6 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     entries = [e for p in puzzles for e in p["entries"]]
     n = len(entries)
     seams = [sum(1 for e in p["entries"] if e["seam_crossings"] > 0) for p in puzzles if _has_seam(p)]
-    lowest = min(entries, key=lambda e: (e["score"], e["answer"])) if entries else None
     return {
         "puzzles": len(puzzles),
         "entries": n,
@@ -59,9 +63,9 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         **({"seam_lights_min": min(seams) if seams else 0,
             "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0} if seams or not puzzles else {}),
         "distinct_answers": len({e["answer"] for e in entries}),
-        "lowest": {"answer": lowest["answer"], "score": lowest["score"]} if lowest else None,
-        # each puzzle's worst answer, by puzzle id, as its own file records it
-        "lowest_by_puzzle": {p["id"]: p["quality"]["lowest"] for p in puzzles},
+        "lowest": lowest_entry(entries),
+        # each puzzle's worst answer, by puzzle id, read from its own entries
+        "lowest_by_puzzle": {p["id"]: lowest_entry(p["entries"]) for p in puzzles},
     }
 
 
