@@ -17,6 +17,10 @@ import pytest
 
 TITLE, AUTHOR, NOTICE = "Möbius Weekly", "Zoë Setter", "© 2026 Zoë Setter"
 CROSSWORD = ("pack", "crossword", "--count", "1", "--width", "7", "--height", "5", "--workers", "1")
+# A plane pack writes .puz too; a 9×9 plane grid fills in seconds with a word cap a little above the
+# area-scaled one (28), which leaves small plane grids few block patterns to fill.
+PLANE = ("pack", "crossword", "--count", "1", "--width", "9", "--height", "9", "--max-words", "40", "--workers", "1",
+         "--surface", "plane")
 
 
 def mobius(*args: object) -> subprocess.CompletedProcess[str]:
@@ -72,8 +76,8 @@ def exolve_headers(path: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def credited(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A plane pack (so that .puz is written too) with all three given."""
-    return made(tmp_path_factory.mktemp("credited") / "pack", *CROSSWORD, "--surface", "plane", "--title", TITLE,
-                "--author", AUTHOR, "--copyright", NOTICE)
+    return made(tmp_path_factory.mktemp("credited") / "pack", *PLANE, "--title", TITLE, "--author", AUTHOR,
+                "--copyright", NOTICE)
 
 
 def test_every_format_carries_the_title_author_and_copyright(credited: Path) -> None:
