@@ -9,9 +9,12 @@ records. The test solvers below are imported by the children as
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import os
 import subprocess
+import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -122,9 +125,21 @@ def test_suites_have_the_instances_the_issue_asks_for() -> None:
     korf = get_suite("slider-korf").build(0)
     assert len(korf) == 100 and korf[0].expected_length == 57
     assert [i.name for i in get_suite("slider-korf10").build(0)] == [i.name for i in korf[:10]]
-    assert get_suite("xw-mobius").build(3) == get_suite("xw-mobius").build(3)  # seeded
     with pytest.raises(InputError, match="unknown suite"):
         get_suite("nope")
+
+
+def test_a_generated_suite_is_the_same_in_any_process_and_changes_with_the_seed() -> None:
+    """The seed decides the patterns: the same seed gives the same instances in a process with another
+    hash seed, another seed gives other grids."""
+    script = ("import dataclasses, json, sys; from benchmarks.suites import get_suite; "
+              "print(json.dumps([dataclasses.asdict(i) for i in get_suite('xw-mobius').build(int(sys.argv[1]))]))")
+    built = {seed: [dataclasses.asdict(i) for i in get_suite("xw-mobius").build(seed)] for seed in (3, 4)}
+    child = subprocess.run([sys.executable, "-c", script, "3"], env={**os.environ, "PYTHONHASHSEED": "7"},
+                           check=True, capture_output=True, text=True)
+    assert json.loads(child.stdout) == built[3]
+    grids = {seed: [i["params"]["grid"]["rows"] for i in instances] for seed, instances in built.items()}
+    assert len(grids[3]) == len(grids[4]) > 0 and grids[3] != grids[4]
 
 
 # --- agreement -----------------------------------------------------------------
