@@ -1,12 +1,29 @@
-"""Test-wide settings: caches go to a temporary directory, never the user's."""
+"""Test-wide settings: caches go to a temporary directory, never the user's; in CI
+(``MOBIUS_CI=1``) an unexpected skip fails the run (`skip_guard.py`)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+
+def load_skip_guard() -> object:
+    """skip_guard.py, loaded by its path (the tests folder is not a package)."""
+    spec = importlib.util.spec_from_file_location("skip_guard", Path(__file__).with_name("skip_guard.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    guard = load_skip_guard()
+    if os.environ.get(guard.CI_VARIABLE) == "1":
+        config.pluginmanager.register(guard.SkipGuard(guard.read_expected(guard.EXPECTED_SKIPS)), "skip_guard")
 
 
 @pytest.fixture(autouse=True, scope="session")
