@@ -29,7 +29,8 @@ from generators.crossword_pack import CrosswordPackSpec
 from generators.export import ExportError
 from generators.export.bundle import formats_for
 from generators.export.pdf import pack_pdf
-from generators.pack import build_pack, write_atomic
+from cpmodel.files import write_atomic
+from generators.pack import build_pack
 from generators.pack_exports import write_exports
 
 MS = 1000.0

@@ -39,15 +39,16 @@ import math
 import mmap
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, BinaryIO, Protocol, runtime_checkable
 
 import numpy as np
 import xxhash
+
+from cpmodel.files import write_atomic
 
 # How often a process waiting for another's build looks again (seconds):
 # short next to a build, long enough not to spin.
@@ -348,17 +349,12 @@ def _replace(source: Path, target: Path) -> None:
         raise OSError(exc.errno, f"cannot replace this cache entry ({exc.strerror})", str(target)) from None
 
 
-def _write_atomically(path: Path, write: Any) -> None:
-    """Write through `write(handle)` to a temporary file beside `path`, then rename it over `path`."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+def _write_atomically(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """`write_atomic`, its error naming the cache entry that cannot be replaced."""
     try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a cache is as readable as any file the user writes
-        _replace(Path(tmp), path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        write_atomic(path, write)
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot replace this cache entry ({exc.strerror})", str(path)) from None
 
 
 # --- handing a store to a solver ---------------------------------------------------

@@ -38,17 +38,16 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
-from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Protocol
 
 from cpmodel.errors import InputError
+from cpmodel.files import naming, write_atomic
 from cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bounded
 from cpmodel.solver import parse_spec
 from generators.executors import JobResult, make_executor
@@ -68,7 +67,6 @@ BOOKLET = "pack.pdf"
 # A manifest lists per-puzzle timings: a few hundred kB for the largest packs.
 MAX_MANIFEST_BYTES = 16 << 20
 # Files are readable by everyone unless the umask says otherwise, as with open().
-FILE_MODE = 0o666
 
 
 class PackError(RuntimeError):
@@ -126,44 +124,6 @@ def derive_seed(seed: int, *parts: object) -> int:
     """A 63-bit seed from the pack seed and a path of parts (index, attempt…)."""
     text = "/".join(str(p) for p in (seed, *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so that a reader sees the old file or the new one, never half.
-
-    The file gets the mode open() would give it (0666 less the umask), not
-    mkstemp's private 0600. An error names `path`, never the temporary file.
-    """
-    with naming(path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            os.fchmod(fd, FILE_MODE & ~_umask())
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-
-
-@contextmanager
-def naming(path: Path) -> Iterator[None]:
-    """An OSError raised in the block names `path`: write() and fsync() name no file
-    ("No space left on device"), mkstemp and rename name the temporary one."""
-    try:
-        yield
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror or str(exc), os.fspath(path)) from None
-
-
-@cache
-def _umask() -> int:
-    mask = os.umask(0)  # the only way to read it is to set it: put it straight back
-    os.umask(mask)
-    return mask
 
 
 def puzzle_id(index: int) -> str:

@@ -18,7 +18,7 @@ from typing import Annotated, Optional
 import typer
 
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
-from generators.pack import write_atomic
+from cpmodel.files import write_atomic
 from mobius.options import check_out_file
 
 FormatOpt = Annotated[str, typer.Option(

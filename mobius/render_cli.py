@@ -37,7 +37,7 @@ def render(
     solution: Annotated[bool, typer.Option("--solution", help="svg only: draw the filled grid.")] = False,
 ) -> None:
     """Render one puzzle as a self-contained HTML player page or as SVG."""
-    from generators.pack import write_atomic
+    from cpmodel.files import write_atomic
     from generators.puzzles import read_puzzle_file
 
     puzzle = read_puzzle_file(puzzle_file)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from cpmodel.files import write_atomic
 from cpmodel.deadline import DeadlineExceeded, check_deadline
 from cpmodel.slider.board import Board, State
 from cpmodel.slider.heuristics import COMPACT_FORMAT, Partition, compact_key
@@ -257,10 +257,7 @@ class _Build:
     def _save_progress(self) -> None:
         if self.work is None:
             return
-        path = self.work / PROGRESS_FILE
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.progress), encoding="utf-8")
-        os.replace(tmp, path)
+        write_atomic(self.work / PROGRESS_FILE, json.dumps(self.progress).encode("utf-8"))
 
     def reached_all(self) -> int:
         return self.progress["reached_done"] + self.progress["reached"]
