@@ -13,7 +13,7 @@ Covers:
   user's cache (`generators.cache`), or an empty temporary store for an
   instance that asks for cold tables (`table_store`). The parent holds a hard wall-clock
   backstop of limit + grace and kills the child with everything it started
-  past it (`cpmodel.processes.kill_tree`: an outside solver such as Qxw dies
+  past it (`cpmodel.processes.kill`: an outside solver such as Qxw dies
   too): the run becomes TIMEOUT with a note. Children die with the parent,
   kill -9 included. `config.jobs` runs go at once;
 - `Record`, one row of results, with the machine and package versions.
@@ -61,7 +61,7 @@ from typing import Any
 
 from benchmarks.suites import COLD_TABLES, FAMILIES, Instance, Suite
 from cpmodel.errors import InputError
-from cpmodel.processes import kill_tree, spawn
+from cpmodel.processes import kill, spawn
 from cpmodel.solver import (
     SolveResult,
     Status,
@@ -385,12 +385,6 @@ def _receive(conn: Connection, timeout: float | None) -> tuple[str, Any] | None:
         return _EOF
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """Kill a still-running child with everything it started (Qxw included)."""
-    if proc.poll() is None:
-        kill_tree(proc.pid)
-
-
 def _await_outcome(conn: Connection, proc: subprocess.Popen[bytes], job: Job, grace: float) -> dict[str, Any]:
     message = _receive(conn, SETUP_LIMIT_S)
     if message is None:
@@ -438,7 +432,7 @@ class _LiveChildren:
         with self._lock:
             procs = list(self._procs)
         for proc in procs:
-            _kill(proc)
+            kill(proc)
 
 
 def _send_job(proc: subprocess.Popen[bytes], job: Job, registrations: Registrations) -> None:
@@ -466,7 +460,7 @@ def run_job(job: Job, machine: Mapping[str, Any], *, grace: float = BACKSTOP_GRA
             _send_job(proc, job, registrations or {})
             outcome = _await_outcome(conn, proc, job, grace)
     finally:
-        _kill(proc)
+        kill(proc)
         proc.wait()
         if live is not None:
             live.discard(proc)

@@ -14,7 +14,8 @@ Covers:
   is frozen (SIGSTOP) first, so none escapes by forking meanwhile, and the
   members of the child's session are added, so a grandchild that moved to
   a process group of its own (MiniZinc's solver does) or whose parent has
-  already exited goes too; `ended`, a context manager that kills and reaps a
+  already exited goes too; `kill`, the same for a `subprocess.Popen` running
+  or ended; `ended`, a context manager that kills and reaps a
   `subprocess.Popen` however its block is left (an answer, an error, a
   Ctrl-C or a SIGTERM raised as KeyboardInterrupt).
 
@@ -82,8 +83,14 @@ def ended(proc: subprocess.Popen[Any]) -> Iterator[subprocess.Popen[Any]]:
     try:
         yield proc
     finally:
-        kill_tree(proc.pid, reaped=proc.returncode is not None)
+        kill(proc)
         proc.wait()
+
+
+def kill(proc: subprocess.Popen[Any]) -> None:
+    """Kill `proc` and everything it started, whether it is still running or has ended (then its
+    session's members that outlived it go)."""
+    kill_tree(proc.pid, reaped=proc.poll() is not None)
 
 
 def kill_tree(pid: int, *, reaped: bool = False) -> None:

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Protocol, runtime_checkable
+from typing import Any, BinaryIO, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 import xxhash
@@ -368,12 +368,30 @@ class TableUser(Protocol):
         ...
 
 
+_Keeper = TypeVar("_Keeper", bound="TableKeeper")
+
+
 def attach_tables(solver: Any, store: TableStore | None) -> Any:
     """`solver` with `store` if it uses tables, else `solver` unchanged."""
     return solver.with_tables(store) if isinstance(solver, TableUser) else solver
 
 
-def rebuilt_with_tables(solver: Any, store: TableStore | None) -> Any:
-    """A copy of the frozen solver dataclass `solver` (same options), built with ``tables=store``."""
-    options = {f.name: getattr(solver, f.name) for f in dataclasses.fields(solver)}
-    return type(solver)(**options, tables=store)
+class TableKeeper:
+    """The one table-store plumbing of a frozen solver dataclass: a base class beside `SolverBase`.
+
+    The solver declares ``tables: InitVar[TableStore | None] = None`` (the
+    caller's store is not an option: the CLI, packs and the harness pass
+    their cache) and calls `_keep_tables` in its ``__post_init__``; it reads
+    the store as `_store`, and `with_tables` rebuilds it (same options) with
+    another store.
+    """
+
+    _store: TableStore | None  # set once, by _keep_tables (no dataclass field: not an option)
+
+    def _keep_tables(self, tables: TableStore | None) -> None:
+        object.__setattr__(self, "_store", tables)  # frozen: set once, when built
+
+    def with_tables(self: _Keeper, store: TableStore | None) -> _Keeper:
+        # replace() builds anew, so __post_init__ checks the options and keeps `store`
+        rebuilt: _Keeper = dataclasses.replace(cast(Any, self), tables=store)
+        return rebuilt

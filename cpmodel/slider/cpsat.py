@@ -52,7 +52,7 @@ from cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of
 from cpmodel.slider.board import BLANK, Board, SliderProblem
 from cpmodel.slider.heuristics import distance_heuristic, stored_heuristic
 from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
-from cpmodel.store import TableStore, rebuilt_with_tables
+from cpmodel.store import TableKeeper, TableStore
 
 Move = tuple[int, int]  # (a, c): the tile on vertex a slides into the blank on vertex c
 Tiles = dict[tuple[int, int], cp_model.IntVar]  # one step: (vertex, tile) -> "tile on vertex"
@@ -435,7 +435,7 @@ MIN_CPSAT_TIME_S = 1e-3
 
 
 @dataclass(frozen=True)
-class CpSatSliderSolver(SolverBase):
+class CpSatSliderSolver(TableKeeper, SolverBase):
     """Optimal slider solutions by CP-SAT over increasing horizons.
 
     `tables` is the caller's store, read (never written) for the pattern-database bound."""
@@ -455,10 +455,7 @@ class CpSatSliderSolver(SolverBase):
 
     def __post_init__(self, tables: TableStore | None) -> None:
         super().__post_init__()
-        object.__setattr__(self, "_store", tables)  # frozen: set once, here
-
-    def with_tables(self, store: TableStore | None) -> CpSatSliderSolver:
-        return rebuilt_with_tables(self, store)
+        self._keep_tables(tables)
 
     @property
     def tricks(self) -> Tricks:
@@ -497,7 +494,7 @@ class CpSatSliderSolver(SolverBase):
         stats["distance_bound"] = distance
         first = distance
         heuristic = stored_heuristic(problem.board, problem.goal, self._store) \
-            if self.pdb_bound and problem.blanks == 1 else None  # type: ignore[attr-defined]
+            if self.pdb_bound and problem.blanks == 1 else None
         if heuristic is not None:
             stats["pdb_bound"] = heuristic.estimate(problem.start)
             notes["bound"] = heuristic.name

@@ -47,7 +47,7 @@ from cpmodel.slider.heuristics import (
     resolve_partition,
 )
 from cpmodel.solver import SolveResult, SolverBase, Status, option
-from cpmodel.store import TableStore, rebuilt_with_tables
+from cpmodel.store import TableKeeper, TableStore
 
 # The clock is read once per this many nodes (a power of two, tested with a
 # mask): ~2 ms of IDA* work, so deadlines overrun by milliseconds at most.
@@ -190,7 +190,7 @@ class BfsSolver(SolverBase):
 # --- heuristic solvers ----------------------------------------------------------------
 
 @dataclass(frozen=True)
-class _HeuristicSolver(SolverBase):
+class _HeuristicSolver(TableKeeper, SolverBase):
     """Shared options: engine, heuristic name, pdb partition, reflection, keeping tables in the store.
 
     `tables` is the caller's store (not an option: the CLI, packs and harness pass their cache).
@@ -207,7 +207,7 @@ class _HeuristicSolver(SolverBase):
 
     def __post_init__(self, tables: TableStore | None) -> None:
         super().__post_init__()
-        object.__setattr__(self, "_store", tables)  # frozen: set once, here
+        self._keep_tables(tables)
         if self.partition is not None:
             parse_partition(self.partition)  # a malformed partition fails here, as a bad option
         if self.engine == "compiled" and self.available() is None:
@@ -217,13 +217,10 @@ class _HeuristicSolver(SolverBase):
 
             warm_up()
 
-    def with_tables(self, store: TableStore | None) -> _HeuristicSolver:
-        return rebuilt_with_tables(self, store)
-
     @property
     def store(self) -> TableStore | None:
         """Where this solver keeps its tables: the caller's store unless `cache` is off."""
-        return self._store if self.cache else None  # type: ignore[attr-defined]
+        return self._store if self.cache else None
 
     def available(self) -> str | None:
         if self.engine == "compiled" and importlib.util.find_spec("numba") is None:
