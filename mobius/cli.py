@@ -18,7 +18,6 @@ light commands never load ortools, numpy, sympy or matplotlib.
 from __future__ import annotations
 
 import errno
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -36,29 +35,9 @@ except ImportError:  # older typer runs on click itself
 from cpmodel.errors import InputError
 from dictionaries.errors import DictionaryError
 from mobius import bench_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
+from mobius.error_line import error_line
 from mobius.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from mobius.interrupts import interruption, settle
-
-# An error line quotes at most this many characters of any one word (a
-# path, an argument: long real paths still fit) and is at most
-# MAX_MESSAGE_CHARS long: a 100,000-character argument must not come back in full.
-MAX_WORD_CHARS = 240
-MAX_MESSAGE_CHARS = 800
-_LONG_WORD = re.compile(rf"\S{{{MAX_WORD_CHARS + 1},}}")
-
-
-def one_line(message: str) -> str:
-    """`message` as one readable line: whitespace collapsed, control characters (a NUL, a
-    terminal escape from a file name) shown escaped, long words and the whole cut."""
-    text = " ".join(str(message).split())
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    text = _LONG_WORD.sub(lambda m: f"{m.group()[:MAX_WORD_CHARS - 40]}…({len(m.group())} characters)", text)
-    return text if len(text) <= MAX_MESSAGE_CHARS else text[:MAX_MESSAGE_CHARS - 1] + "…"
-
-
-def error_line(message: str) -> None:
-    print(f"mobius: error: {one_line(message)}", file=sys.stderr, flush=True)
-
 
 def _os_error_message(exc: OSError) -> str:
     reason = exc.strerror or str(exc) or type(exc).__name__

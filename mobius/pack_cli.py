@@ -92,7 +92,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
     except (PackError, ClusterError) as exc:
         raise InputError(str(exc)) from None
     except VerificationError as exc:  # a bug, never input: one line all the same, and the code for it
-        from mobius.cli import error_line
+        from mobius.error_line import error_line
 
         error_line(str(exc))
         raise typer.Exit(EXIT_INTERNAL) from None

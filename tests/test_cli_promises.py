@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from mobius.cli import _os_error_message, app, one_line
+from mobius.cli import _os_error_message, app
+from mobius.error_line import one_line
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "generators" / "examples" / "mobius-8x4.txt"

@@ -33,7 +33,7 @@ from numba import njit
 
 from cpmodel.deadline import DeadlineExceeded
 from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.heuristics import goal_vertices
+from cpmodel.slider.pdb_keys import goal_vertices
 from cpmodel.slider.pdb import FACTORIALS, mask_ranks, padded_neighbours, popcounts, read_entry
 
 # Expanded nodes per compiled call: a few milliseconds, so deadlines are

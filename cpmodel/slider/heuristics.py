@@ -36,9 +36,7 @@ blanks (the abstractions assume one).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,10 +44,9 @@ from typing import Any, Protocol
 
 from cpmodel.errors import InputError
 from cpmodel.slider.board import BLANK, Board, State, grid
+from cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, Partition, goal_vertices
 from cpmodel.store import TableStore
 
-# Pattern databases index 2^n masks (8 MB at 20 vertices).
-MAX_PDB_VERTICES = 20
 # Default group size on boards without a preset: the largest k up to 6
 # whose placements (n!/(n−k)!) stay under the 15-puzzle's 6-tile group,
 # which builds in a few seconds (compiled) or ~15 s (numpy).
@@ -66,10 +63,6 @@ ENGINES = ("compiled", "python")
 # take 16^8 bytes for an 8-tile group, more than it allows.
 DEFAULT_PRESETS = {"compiled": {(3, 3): "4-4", (4, 4): "7-8"}, "python": {(3, 3): "4-4", (4, 4): "6-6-3"}}
 HEURISTIC_NAMES = ("distance", "manhattan", "pdb")
-# Bump when the compact layout, its encoding or the abstraction changes.
-COMPACT_FORMAT = 1
-
-Partition = tuple[tuple[int, ...], ...]
 
 
 class Estimator(Protocol):
@@ -78,27 +71,6 @@ class Estimator(Protocol):
     name: str
 
     def estimate(self, state: Sequence[int]) -> int: ...
-
-
-def goal_vertices(goal: State) -> list[int]:
-    """where[t] = the goal vertex of tile t."""
-    where = [0] * len(goal)
-    for vertex, tile in enumerate(goal):
-        where[tile] = vertex
-    return where
-
-
-def table_key(kind: str, fmt: int, board: Board, goal: State, groups: Sequence[Sequence[int]]) -> str:
-    """A store key: the kind and format, the board's label, the group sizes and a hash of all of it."""
-    key = json.dumps({"kind": kind, "format": fmt, "n": board.n, "edges": sorted(map(sorted, board.edges)),
-                      "goal": list(goal), "groups": [list(g) for g in groups]})
-    digest = hashlib.sha256(key.encode()).hexdigest()[:20]
-    label = "".join(c if c.isalnum() else "-" for c in board.label)
-    return f"{kind}{fmt}-{label}-{'-'.join(str(len(g)) for g in groups)}-{digest}"
-
-
-def compact_key(board: Board, goal: State, partition: Partition) -> str:
-    return table_key("pdb", COMPACT_FORMAT, board, goal, partition)
 
 
 # --- the pure-Python additive form ----------------------------------------------------

@@ -33,7 +33,7 @@ import numpy as np
 from cpmodel.files import write_atomic
 from cpmodel.deadline import DeadlineExceeded, check_deadline
 from cpmodel.slider.board import Board, State
-from cpmodel.slider.heuristics import COMPACT_FORMAT, Partition, compact_key
+from cpmodel.slider.pdb_keys import COMPACT_FORMAT, Partition, compact_key
 from cpmodel.slider.pdb import (
     CHUNK_EXPANSIONS,
     FACTORIALS,

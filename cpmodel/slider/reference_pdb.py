@@ -28,7 +28,7 @@ import numpy as np
 from cpmodel.deadline import check_deadline
 from cpmodel.errors import InputError
 from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.heuristics import MAX_PDB_VERTICES, goal_vertices, table_key
+from cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, goal_vertices, table_key
 from cpmodel.store import Expected, TableStore
 
 # Cap on the sparse table of one pattern group (n^k bytes): the 6-tile

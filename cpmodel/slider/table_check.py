@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.heuristics import Partition, compact_key, goal_vertices
+from cpmodel.slider.pdb_keys import Partition, compact_key, goal_vertices
 from cpmodel.store import Entry, Expected, TableStore
 
 # States of the abstract search near the goal per group (whole levels): a few seconds of Python.

@@ -28,7 +28,7 @@ import pytest
 from cpmodel.deadline import DeadlineExceeded
 from cpmodel.slider import pdb, pdb_build
 from cpmodel.slider.board import Board, default_goal, preset
-from cpmodel.slider.heuristics import compact_key
+from cpmodel.slider.pdb_keys import compact_key
 from cpmodel.slider.reference_pdb import UNSEEN as UNREACHED
 from cpmodel.slider.reference_pdb import build_pattern_table
 from cpmodel.store import DirectoryStore
