@@ -25,8 +25,7 @@ Covers:
   the optimal length among optimal slider solvers), match the expected
   answer where known, and every answer must pass the verifier.
 
-Outside baselines are registered here (`OUTSIDE_SOLVERS`), so `cpmodel`
-knows nothing of them. A solver whose `available()` gives a reason is left
+A solver whose `available()` gives a reason is left
 out of the plan with it rather than filling the records with ERROR rows; a
 problem its `supports()` refuses is recorded as ERROR with the reason,
 without running it.
@@ -75,9 +74,6 @@ from generators.cache import user_store
 
 Registrations = Mapping[tuple[str, str], str]  # (family, name) -> "module:Class"
 
-# Outside baselines, registered for the benchmarks only.
-OUTSIDE_SOLVERS: Registrations = {("crossword", "qxw"): "benchmarks.qxw:QxwSolver"}
-
 # Solvers check their own deadline every few hundred nodes or hand it to a
 # library, and CP-SAT can overshoot by a second or two on a loaded machine;
 # ten seconds past the limit only trips on a solver that ignores its limit.
@@ -95,14 +91,6 @@ MAX_VERIFY_ERRORS_KEPT = 5
 
 DECIDED = (Status.SOLVED.value, Status.UNSAT.value)
 _OPTION = re.compile(r"^\s*[A-Za-z_][\w-]*\s*=")  # "key=value": continues the previous solver's options
-
-
-def register_outside_solvers() -> None:
-    for (family, name), target in OUTSIDE_SOLVERS.items():
-        register(family, name, target)
-
-
-register_outside_solvers()
 
 
 # --- solver lists ----------------------------------------------------------------

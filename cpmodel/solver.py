@@ -243,6 +243,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
         "gecode": "cpmodel.crossword.minizinc:GecodeFillSolver",
         "choco": "cpmodel.crossword.choco:ChocoFillSolver",
         "sat": "cpmodel.crossword.sat:SatFillSolver",
+        "qxw": "cpmodel.crossword.qxw:QxwSolver",
     },
     "slider": {
         "bfs": "cpmodel.slider.search:BfsSolver",

@@ -13,7 +13,7 @@ from cpmodel.crossword.grid import read_grid
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from cpmodel.crossword.render import render_grid, render_lights
 from cpmodel.errors import InputError
-from cpmodel.solver import Status, get_solver, parse_spec, require_usable, solver_names, stats_text
+from cpmodel.solver import Status, get_solver, parse_spec, require_usable, stats_text
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, Spelling, SpellingOpt, clue_options
@@ -95,11 +95,6 @@ def fill_command(
     if name == "cpsat" and "workers" not in options:
         # The CLI owns the machine: give CP-SAT every core unless told otherwise.
         spec = f"{solver}{',' if ':' in solver else ':'}workers={os.cpu_count() or 1}"
-    if name not in solver_names("crossword"):
-        # Outside baselines (qxw) are registered by the benchmark harness, loaded only when asked for.
-        from benchmarks.harness import register_outside_solvers
-
-        register_outside_solvers()
     engine = get_solver("crossword", spec)
     require_usable(engine, problem)
     result = engine.solve(problem, time_limit=time_limit, seed=seed)

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 HEAVY = ("ortools", "sympy", "matplotlib", "numpy", "networkx", "rich", "jsonschema", "dask",
          "cpmodel.crossword.propagation", "cpmodel.crossword.reference", "cpmodel.crossword.cpsat", "cpmodel.slider.search", "benchmarks.harness")
+
+GRID = Path(__file__).resolve().parents[1] / "generators" / "examples" / "mobius-8x4.txt"
 
 
 def loaded_after(code: str) -> set[str]:
@@ -42,3 +45,13 @@ def test_bench_help_names_every_suite() -> None:
     from mobius.bench_cli import SUITE_NAMES
 
     assert list(SUITE_NAMES) == list(SUITES)
+
+
+def test_a_qxw_fill_loads_no_benchmark_module() -> None:
+    """Qxw is a backend like the others: `crossword fill --solver qxw` reaches it through the registry."""
+    loaded = loaded_after("from typer.testing import CliRunner\nfrom mobius.cli import app\n"
+                          f"result = CliRunner().invoke(app, ['crossword', 'fill', {str(GRID)!r},"
+                          " '--solver', 'qxw', '--time-limit', '60'])\n"
+                          "assert 'by qxw' in result.output, result.output")
+    assert "cpmodel.crossword.qxw" in loaded
+    assert not [name for name in loaded if name.split(".")[0] == "benchmarks"]

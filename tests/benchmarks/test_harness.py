@@ -24,14 +24,14 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import harness
-from benchmarks import qxw as qxw_module
 from benchmarks.harness import (Job, Record, RunConfig, check_agreement, make_record, parse_solver_list,
                                 plan_solvers, run_jobs)
-from benchmarks.qxw import QxwSolver, find_qxw
 from benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
 from benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
 from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword import qxw as qxw_module
 from cpmodel.crossword.problem import FillProblem, FillRules
+from cpmodel.crossword.qxw import QxwSolver, find_qxw
 from cpmodel.crossword.verify import verify
 from cpmodel.errors import InputError
 from cpmodel.solver import SolveResult, SolverBase, Status, get_solver, option

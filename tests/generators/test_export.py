@@ -30,6 +30,7 @@ import puz
 import pytest
 
 from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword.qxw import UNIQUE_DIRECTIVE, cell_id, parse_qxw_output
 from cpmodel.crossword.lights import ACROSS, find_lights
 from cpmodel.slider.board import preset
 from cpmodel.surface import SURFACES, Cell
@@ -41,7 +42,7 @@ from generators.export.ipuz import CROSSWORD_KIND, WRAPPED_KIND, to_ipuz
 from generators.export.layout import Block, fill_columns
 from generators.export.pdf import crossword_pdf, pack_pdf, tiles_moved
 from generators.export.puz import latin1_text, to_puz
-from generators.export.qxw import UNIQUE_DIRECTIVE, cell_id, parse_qxw_output, to_qxw_deck
+from generators.export.qxw import to_qxw_deck
 from generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
 from generators.crossword_pack import CrosswordPackSpec
 from generators.pack import BOOKLET, MANIFEST, PUZZLE_DIR, Progress, build_pack

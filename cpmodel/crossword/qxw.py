@@ -1,16 +1,26 @@
-"""Qxw as an outside crossword baseline: the `qxw` solver adapter.
+"""Qxw, the outside crossword filler, as a backend: its batch deck, its answers, the `qxw` solver.
 
-Covers: `QxwSolver`, which writes the problem's lights as a Qxw batch deck
-(`generators.export.qxw`: one light a line, each the ids of its cells, a
-shared id being a checked cell), writes the allowed words to a temporary
-list, runs ``qxw -b -d WORDLIST DECK`` under the time limit (killed on
-overrun → TIMEOUT, on an interruption, and with this process:
-`cpmodel.processes`), and reads the ``W<i> WORD`` lines back into a `Fill`.
-Exit status 0 = filled, 4 = no fill (→ UNSAT), anything else → ERROR. The
-harness verifies the fill like any other solver's. Where Qxw is not
-installed `available()` says so; a problem it cannot take (prefilled
-letters) is refused by `supports()`; `solve` on either returns ERROR with
-the reason in `notes`.
+Covers: the deck format — `qxw -b -d WORDLIST DECK` fills a *deck*: one
+light per line, each light the space-separated ids of its cells in reading
+order (`cell_id`: ``x<column>y<row>``, 0-based as in the puzzle JSON); two
+lights that share an id share (are checked at) that cell. Nothing in a deck
+is about geometry, so a light that crosses a seam is just another list of
+cells and Qxw fills any surface's lights. A leading ``.UNIQUE 1`` directive
+asks Qxw not to repeat a word. Qxw prints each light's word as ``W<i>
+WORD`` (i counts the deck's light lines from 0), then a ``# ENTRY`` line,
+and exits with status 4 and "No fill found" on stderr when the lights
+cannot be filled (checked against Qxw release 20200708, Debian package
+`qxw`). `deck` writes one, `parse_qxw_output` reads the words back; the
+pack's deck export (`generators.export.qxw`) uses the same two.
+
+`QxwSolver` writes the problem's lights as a deck, writes the allowed words
+to a temporary list, runs Qxw under the time limit (killed on overrun →
+TIMEOUT, on an interruption, and with this process: `cpmodel.processes`),
+and reads the words back into a `Fill`. Exit status 0 = filled, 4 = no fill
+(→ UNSAT), anything else → ERROR. Its fills are verified like any other
+solver's. Where Qxw is not installed `available()` says so; a problem it
+cannot take (prefilled letters) is refused by `supports()`; `solve` on
+either returns ERROR with the reason in `notes`.
 
 How our rules map onto Qxw:
 - minimum light length: exact — the deck holds `problem.lights`, which the
@@ -28,17 +38,19 @@ What it cannot map:
 - the seed: Qxw's batch fill is deterministic (no ``.RANDOM``), so repeats
   differ only by timing noise.
 
-Leaves out: Qxw's answer treatments, its `.qxw` save files, and any search
-counters (Qxw prints none in batch mode; `stats` carries sizes and the exit
+Leaves out: Qxw's answer treatments and per-light patterns, its `.qxw` save
+files (read in `cpmodel.crossword.grid`), and any search counters (Qxw prints none in batch mode; `stats` carries sizes and the exit
 status).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -47,12 +59,14 @@ from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
 from cpmodel.processes import ended, spawn
 from cpmodel.solver import SolveResult, SolverBase, Status, option
-from generators.export.qxw import UNIQUE_DIRECTIVE, parse_qxw_output, to_qxw_deck
+from cpmodel.surface import Cell
 
 # Debian installs the program as /usr/games/qxw, a directory often not on PATH.
 QXW_CANDIDATES = ("qxw", "/usr/games/qxw")
 EXIT_FILLED, EXIT_NO_FILL = 0, 4  # any other status (16: bad deck or internal error) is an error
+UNIQUE_DIRECTIVE = ".UNIQUE 1"
 ALLOW_REPEATS_DIRECTIVE = ".UNIQUE 0"
+_WORD_LINE = re.compile(r"^W(\d+)\s+(\S+)\s*$")
 
 
 def find_qxw() -> str | None:
@@ -63,14 +77,35 @@ def find_qxw() -> str | None:
     return None
 
 
-def deck_text(problem: FillProblem) -> str:
-    """The problem's lights as a Qxw deck, with the repeat rule as its directive."""
-    puzzle = {"kind": "crossword",
-              "entries": [{"cells": [list(c) for c in light.cells]} for light in problem.lights.lights]}
-    deck = to_qxw_deck(puzzle)
-    if problem.rules.allow_repeats:  # the exporter always forbids repeats, as packs do
-        deck = deck.replace(UNIQUE_DIRECTIVE, ALLOW_REPEATS_DIRECTIVE, 1)
-    return deck
+def cell_id(cell: Cell) -> str:
+    x, y = cell
+    return f"x{x}y{y}"
+
+
+def deck(lights: Iterable[Sequence[Cell]], *, allow_repeats: bool = False) -> str:
+    """A Qxw deck: the repeat directive, then one line a light (its cells in reading order)."""
+    directive = ALLOW_REPEATS_DIRECTIVE if allow_repeats else UNIQUE_DIRECTIVE
+    return "\n".join([directive, *(" ".join(cell_id(c) for c in cells) for cells in lights)]) + "\n"
+
+
+def parse_qxw_output(text: str, lights: int) -> list[str]:
+    """The words Qxw found for deck lights 0…lights−1, in deck order.
+
+    ValueError if a light is missing, repeated or out of range (for instance
+    when Qxw found no fill and printed nothing)."""
+    words: dict[int, str] = {}
+    for line in text.splitlines():
+        match = _WORD_LINE.match(line)
+        if match is None:
+            continue  # "# ENTRY" echoes and any other chatter
+        index, word = int(match.group(1)), match.group(2)
+        if not 0 <= index < lights or index in words:
+            raise ValueError(f"Qxw output names light W{index} {'twice' if index in words else 'out of range'}")
+        words[index] = word
+    missing = [i for i in range(lights) if i not in words]
+    if missing:
+        raise ValueError(f"Qxw output has no word for light(s) {', '.join(f'W{i}' for i in missing)}")
+    return [words[i] for i in range(lights)]
 
 
 def word_list_text(problem: FillProblem) -> str:
@@ -127,14 +162,15 @@ class QxwSolver(SolverBase):
             return result(Status.ERROR, refused=refusal)
         program = self.program
         with tempfile.TemporaryDirectory(prefix="mobius-qxw-") as tmp:
-            deck, word_file = Path(tmp) / "fill.qxd", Path(tmp) / "words.txt"
-            deck.write_text(deck_text(problem), encoding="ascii")
+            deck_file, word_file = Path(tmp) / "fill.qxd", Path(tmp) / "words.txt"
+            deck_file.write_text(deck((light.cells for light in lights), allow_repeats=problem.rules.allow_repeats),
+                                 encoding="ascii")
             words_text = word_list_text(problem)
             word_file.write_text(words_text, encoding="ascii")
             stats["words"] = words_text.count("\n")
             # Writing the files counts against the limit too: Qxw gets what is left.
             left = None if time_limit is None else max(started + time_limit - time.perf_counter(), 0.001)
-            with ended(spawn([program, "-b", "-d", str(word_file), str(deck)], stdout=subprocess.PIPE,
+            with ended(spawn([program, "-b", "-d", str(word_file), str(deck_file)], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)) as proc:
                 try:
                     out, _ = proc.communicate(timeout=left)
