@@ -63,10 +63,8 @@ BLOCK_SHARE = 1 / 6
 # the cap, which takes blocks near the ceiling; the floor only keeps a spec
 # from meaning an open grid.
 BLOCK_FLOOR = 0.10
-# The longest light by default. Four 15×15 grids each, the reference
-# solver within 1,000 backtracks: with lights up to 10 letters (1.0 s of
-# CP-SAT a grid) three of the four filled, with lights up to 15 (0.5 s) none
-# (their estimated fill counts e^62–e^76 against e^20–e^47).
+# The longest light by default: longer lights make grids the reference
+# solver cannot fill (figures: benchmarks/RESULTS.md, "Figures behind constants").
 LONGEST_LIGHT = 10
 # Objective weights: a word is worth WORD_WEIGHT, a three-letter word costs
 # THREE_COST of it, and each cell's seeded weight lies within ±NOISE. With
@@ -76,13 +74,10 @@ WORD_WEIGHT = 10
 THREE_COST = 5
 NOISE = 3
 # CP-SAT deterministic seconds per 15×15 grid, more in proportion on larger
-# ones (about a second of wall time on a quiet machine). At 0.6 (lights up
-# to 8) the grids stopped at 74–78 words and one of four filled; at 2.0, 78
-# words every time; 1.0 with lights up to 10 gave 78 and three of four.
+# ones: enough to reach the word cap on most draws (figures: RESULTS.md, as above).
 SOLVE_TIME = 1.0
-# Seeds tried before giving up: of eight 15×15 draws two needed a second
-# seed (a region cut off); on 15×7, whose cap of 36 words is tight, half
-# the seeds fail and 20 are not always enough (one clear error then).
+# Seeds tried before giving up: a draw can cut a region off, and a tight cap
+# (15×7) fails often; past this, one clear error (figures: RESULTS.md, as above).
 MAX_ATTEMPTS = 20
 
 

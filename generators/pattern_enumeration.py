@@ -48,15 +48,13 @@ from cpmodel.surface import Cell, step, surface
 from generators.patterns import AXES, PatternSpec, by_model, density_bounds, pattern_problem, symmetric_cell
 
 # Rectangles a space may have to count as small: about a second of
-# enumeration and checking. The 11×5 Möbius strip under the pack rules has a
-# few hundred before the final check; a 15×7 strip has far more than this.
+# enumeration and checking, which the default 11×5 strip stays well under.
 ENUMERATION_CAP = 4000
 # CP-SAT deterministic time for one enumeration: spaces that take longer are
 # sampled, so a large space costs little before the pack starts.
 ENUMERATION_TIME = 4.0
 # Cells from which a word-capped spec (`patterns.by_model`) is taken for a
-# large space without listing: the American 11×11 and 15×15 spaces reach
-# ENUMERATION_CAP (after about 4 s of CPU each).
+# large space without listing: from 11×11 up, listing only reaches ENUMERATION_CAP.
 MODEL_LISTED_CELLS = 121
 
 

@@ -51,14 +51,11 @@ PREPASSES = ("ac3", "none")
 # past this a value is a typo, not a wish.
 MAX_WORKERS = 256
 # CP-SAT parameter sets for its presolve. Expanding the tables dominates the
-# run time of fill models: on van Beek 15.01 and 15.04 with the 73k-word
-# `words` list, CP-SAT's default presolve had not finished after 60 s (19-25 s
-# of CPU on a loaded machine), spent in probing, symmetry detection, repeated
-# presolve rounds and compressing tuples into "any value" patterns, none of
-# which pays off on word tables. "light" (the default) skips them and the LP
-# relaxation, which is weak on tables: whole runs took 7.3-7.5 s of CPU
-# (with compression kept, 13-15 s). "off" skips presolve altogether (7.7-9.4
-# s); "full" is CP-SAT's own default.
+# run time of fill models, and probing, symmetry detection, repeated presolve
+# rounds, compressing tuples and the LP relaxation do not pay off on word
+# tables: "light" (the default) skips them, "off" skips presolve altogether,
+# "full" is CP-SAT's own default (figures: benchmarks/RESULTS.md, "Figures
+# behind constants").
 PRESOLVES: dict[str, dict[str, object]] = {
     "light": {"cp_model_probing_level": 0, "symmetry_level": 0, "max_presolve_iterations": 1,
               "table_compression_level": 0, "linearization_level": 0},
