@@ -74,6 +74,7 @@ def fill_command(
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 2 bad input, 3 timeout, 4 internal error."""
     from cpmodel.crossword.problem import FillProblem, FillRules
     from cpmodel.crossword.verify import verify
+    from generators.cache import word_source
     from generators.clues import load_bank
     from generators.fill_words import fill_words
 
@@ -84,7 +85,7 @@ def fill_command(
     bank = load_bank(options["extra_clues"]) if options["clues"] else None
     # The list the user gave is used whole unless they ask for clued words only: an UNSAT
     # must mean no fill from their list, never from a part of it they did not choose.
-    use = fill_words(dictionary, dictionary, min_score=min_score, allow=options["allow"], ban=options["ban"],
+    use = fill_words(word_source(dictionary), dictionary, min_score=min_score, allow=options["allow"], ban=options["ban"],
                      bank=bank, clued_only=clued_only, spelling=spelling.value)
     # A length the list lacks is a wrong list, not a grid without a fill.
     use.listed.require_lengths(light.length for light in find_lights(g, min_length).lights)

@@ -18,7 +18,6 @@ from typing import Annotated, Optional
 import typer
 
 from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
-from generators.pack import write_atomic
 from mobius.options import check_out_file
 
 FormatOpt = Annotated[str, typer.Option(
@@ -53,6 +52,7 @@ def export_instance(
     # Imported here: the writers load OR-Tools and sympy, which the other commands need not wait for.
     from cpmodel.errors import InputError
     from cpmodel.instances import FORMATS, first_horizon, slider_instance
+    from generators.pack import write_atomic
 
     check_out_file(out, force)  # before the work, which can take a while on a large grid
     if fmt not in FORMATS:
