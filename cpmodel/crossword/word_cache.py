@@ -146,6 +146,8 @@ def _read_entry(path: Path, name: str, sha256: str) -> WordList:
             if size <= _PREAMBLE + _HEADER_LENGTH_BYTES:
                 raise Damaged(f"{path}: {size} bytes, too short for a word-list cache entry")
             mapped = mmap.mmap(handle.fileno(), 0, prot=mmap.PROT_READ)
+    except NotADirectoryError:
+        raise FileNotFoundError(path) from None  # no entry can be there
     except FileNotFoundError:
         raise
     except OSError as exc:
