@@ -16,7 +16,9 @@ machine is shared: medians, ratios and the load average are reported):
   in one command with the 7-8 tables already built (`mobius slider
   prepare grid:4x4`): the wall time of the whole process (start-up, the one
   table mapping, the 100 searches) and every length against the published
-  optimum.
+  optimum; with ``--baseline``, side by side once, the harness's way, a
+  process per start mapping the tables anew (`mobius bench --suite
+  slider-korf --solvers idastar --jobs N`).
 
 Run: ``python -m benchmarks.startup crossword [--repeats 5]`` and
 ``python -m benchmarks.startup korf [--repeats 3] [--workers 2]``; each
@@ -137,7 +139,7 @@ def crossword_table(runs: list[Run]) -> str:
 
 # --- Korf's 100 in one command ----------------------------------------------------------
 
-def run_korf(repeats: int, workers: int, work: Path) -> tuple[list[Run], list[str]]:
+def run_korf(repeats: int, workers: int, work: Path, baseline: bool) -> tuple[list[Run], list[str]]:
     table = korf_table()
     starts = work / "korf100.txt"
     starts.write_text("".join(" ".join(map(str, tiles)) + "\n" for tiles, _ in table), encoding="ascii")
@@ -159,16 +161,24 @@ def run_korf(repeats: int, workers: int, work: Path) -> tuple[list[Run], list[st
             wrong.append(f"repeat {repeat}: exit {out.returncode}, lengths differ from Korf's ({out.stderr[:200]})")
         elif not all(r["optimal"] for r in report["results"]):
             wrong.append(f"repeat {repeat}: not every result is proven optimal")
+        if baseline and repeat == 0:
+            runs.append(timed([sys.executable, "-m", "mobius", "bench", "--suite", "slider-korf", "--solvers",
+                               "idastar", "--jobs", str(workers), "--out", str(work / "bench")],
+                              f"bench, a process per start, {workers} at once", "korf100", repeat))
     return runs, wrong
 
 
 def korf_table_text(runs: list[Run], wrong: list[str]) -> str:
-    walls = [r.wall_s for r in runs]
-    return "\n".join([
-        "| command | runs | wall s (median) | wall s (min–max) | CPU s (median) | all 100 optimal |",
-        "|---|---:|---:|---|---:|---|",
-        f"| {runs[0].what} | {len(runs)} | {statistics.median(walls):.2f} | {min(walls):.2f}–{max(walls):.2f} | "
-        f"{statistics.median(r.cpu_s for r in runs):.2f} | {'yes' if not wrong else 'NO: ' + '; '.join(wrong)} |"])
+    rows = ["| command | runs | wall s (median) | wall s (min–max) | CPU s (median) | exit codes |",
+            "|---|---:|---:|---|---:|---|"]
+    for what in dict.fromkeys(r.what for r in runs):
+        mine = [r for r in runs if r.what == what]
+        walls = [r.wall_s for r in mine]
+        rows.append(f"| {what} | {len(mine)} | {statistics.median(walls):.2f} | {min(walls):.2f}–{max(walls):.2f} | "
+                    f"{statistics.median(r.cpu_s for r in mine):.2f} | {sorted({r.exit for r in mine})} |")
+    rows.append("\nsolve-all: all 100 lengths equal Korf's optima, proven optimal: "
+                + ("yes" if not wrong else "NO: " + "; ".join(wrong)))
+    return "\n".join(rows)
 
 
 def main() -> None:
@@ -176,6 +186,7 @@ def main() -> None:
     parser.add_argument("comparison", choices=("crossword", "korf"))
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2, help="korf: solve-all's workers")
+    parser.add_argument("--baseline", action="store_true", help="korf: also time a process per start, once")
     parser.add_argument("--qxw-limit", type=float, default=120.0, help="crossword: seconds per Qxw run")
     parser.add_argument("--out", type=Path, default=None, help="directory for the JSON records")
     args = parser.parse_args()
@@ -188,7 +199,7 @@ def main() -> None:
                   f"{first.cpu_s:.2f} s CPU")
             runs = [first, *runs]
         else:
-            runs, wrong = run_korf(args.repeats, args.workers, Path(tmp))
+            runs, wrong = run_korf(args.repeats, args.workers, Path(tmp), args.baseline)
             print(korf_table_text(runs, wrong))
     print(f"load average after: {load_text()}")
     if args.out is not None:
