@@ -11,7 +11,9 @@ machine is shared: medians, ratios and the load average are reported):
   and the list normalised and cut to the grid's light lengths. The runs
   alternate (ours, Qxw, next grid), after one untimed fill that writes the
   list's cache entry (`cpmodel.crossword.word_cache`), whose time is
-  reported apart (the first fill after a list changes).
+  reported apart (the first fill after a list changes). With ``--before
+  DIR`` the same fills run a third time with ``PYTHONPATH=DIR`` (a checkout
+  of an earlier version), alternating with the other two.
 - ``korf``: `mobius slider solve-all grid:4x4 KORF --workers N`, Korf's 100
   in one command with the 7-8 tables already built (`mobius slider
   prepare grid:4x4`): the wall time of the whole process (start-up, the one
@@ -62,11 +64,13 @@ class Run:
     exit: int
 
 
-def timed(command: list[str], what: str, item: str, repeat: int, limit: float | None = None) -> Run:
+def timed(command: list[str], what: str, item: str, repeat: int, limit: float | None = None,
+          env: dict[str, str] | None = None) -> Run:
     before = os.times()
     began = time.perf_counter()
     try:
-        code = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=limit).returncode
+        code = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=limit,
+                              env=env).returncode
     except subprocess.TimeoutExpired:
         code = -1  # undecided within the limit (the child is killed by subprocess.run)
     wall = time.perf_counter() - began
@@ -102,7 +106,7 @@ def prepare_crossword(work: Path) -> tuple[Path, dict[str, tuple[Path, Path]]]:
     return listed, qxw_inputs
 
 
-def run_crossword(repeats: int, qxw_limit: float, work: Path) -> tuple[list[Run], Run]:
+def run_crossword(repeats: int, qxw_limit: float, work: Path, before: Path | None) -> tuple[list[Run], Run]:
     qxw = find_qxw()
     if qxw is None:
         raise SystemExit("qxw is not installed (Debian package qxw)")
@@ -114,6 +118,9 @@ def run_crossword(repeats: int, qxw_limit: float, work: Path) -> tuple[list[Run]
     for repeat in range(repeats):
         for name in GRIDS:
             runs.append(timed([*ours, str(VANBEEK / f"{name}.txt"), "--dict", str(listed)], "mobius", name, repeat))
+            if before is not None:
+                runs.append(timed([*ours, str(VANBEEK / f"{name}.txt"), "--dict", str(listed)], "before", name,
+                                  repeat, env=os.environ | {"PYTHONPATH": str(before)}))
             deck, word_file = qxw_inputs[name]
             runs.append(timed([qxw, "-b", "-d", str(word_file), str(deck)], "qxw", name, repeat, qxw_limit))
     return runs, first
@@ -121,18 +128,21 @@ def run_crossword(repeats: int, qxw_limit: float, work: Path) -> tuple[list[Run]
 
 def crossword_table(runs: list[Run]) -> str:
     rows = ["| grid | mobius wall s (median) | Qxw wall s (median) | mobius / Qxw | mobius CPU s | Qxw CPU s "
-            "| decided (mobius, Qxw) |", "|---|---:|---:|---:|---:|---:|---|"]
+            "| decided (mobius, Qxw) | before: wall s, CPU s |", "|---|---:|---:|---:|---:|---:|---|---|"]
     ratios = []
     for name in GRIDS:
         mine = [r for r in runs if r.item == name and r.what == "mobius"]
         theirs = [r for r in runs if r.item == name and r.what == "qxw"]
+        earlier = [r for r in runs if r.item == name and r.what == "before"]
+        then = (f"{statistics.median(r.wall_s for r in earlier):.3f}, {statistics.median(r.cpu_s for r in earlier):.3f}"
+                if earlier else "–")
         wall_mine, wall_theirs = statistics.median(r.wall_s for r in mine), statistics.median(r.wall_s for r in theirs)
         ratios.append(wall_mine / wall_theirs)
         decided = (f"{sum(r.exit in (0, 1) for r in mine)}/{len(mine)}, "
                    f"{sum(r.exit in (0, 4) for r in theirs)}/{len(theirs)}")
         rows.append(f"| {name} | {wall_mine:.3f} | {wall_theirs:.3f} | {ratios[-1]:.2f} | "
                     f"{statistics.median(r.cpu_s for r in mine):.3f} | "
-                    f"{statistics.median(r.cpu_s for r in theirs):.3f} | {decided} |")
+                    f"{statistics.median(r.cpu_s for r in theirs):.3f} | {decided} | {then} |")
     rows.append(f"\nMedian over the grids of mobius / Qxw: **{statistics.median(ratios):.2f}**")
     return "\n".join(rows)
 
@@ -186,6 +196,7 @@ def main() -> None:
     parser.add_argument("comparison", choices=("crossword", "korf"))
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2, help="korf: solve-all's workers")
+    parser.add_argument("--before", type=Path, default=None, help="crossword: an earlier checkout to time too")
     parser.add_argument("--baseline", action="store_true", help="korf: also time a process per start, once")
     parser.add_argument("--qxw-limit", type=float, default=120.0, help="crossword: seconds per Qxw run")
     parser.add_argument("--out", type=Path, default=None, help="directory for the JSON records")
@@ -193,7 +204,7 @@ def main() -> None:
     print(f"machine: {machine()}; load average before: {load_text()}")
     with tempfile.TemporaryDirectory(prefix="mobius-startup-") as tmp:
         if args.comparison == "crossword":
-            runs, first = run_crossword(args.repeats, args.qxw_limit, Path(tmp))
+            runs, first = run_crossword(args.repeats, args.qxw_limit, Path(tmp), args.before)
             print(crossword_table(runs))
             print(f"\nThe first fill, writing the list's cache entry ({first.item}): {first.wall_s:.2f} s wall, "
                   f"{first.cpu_s:.2f} s CPU")
