@@ -14,8 +14,9 @@ numba and map the tables anew, which is what a run of one process per start
 pays on every start. They die with this process (`die_with_parent`).
 
 Leaves out: reading starts and printing them (the CLI), the searches
-(`search.py`), and building tables (a run needs them built: without them the
-first solve in each worker would build its own).
+(`search.py`), and building tables with progress shown (`slider prepare`):
+a run without them builds them once, here, before any start is solved, and
+the per-start time limit does not cover that.
 """
 
 from __future__ import annotations
