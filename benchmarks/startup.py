@@ -66,11 +66,13 @@ class Run:
 
 def timed(command: list[str], what: str, item: str, repeat: int, limit: float | None = None,
           env: dict[str, str] | None = None) -> Run:
+    """Run `command` from the temporary directory: `python -m` puts the working directory first on the
+    module path, which would run this checkout's code whatever PYTHONPATH says."""
     before = os.times()
     began = time.perf_counter()
     try:
         code = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=limit,
-                              env=env).returncode
+                              env=env, cwd=tempfile.gettempdir()).returncode
     except subprocess.TimeoutExpired:
         code = -1  # undecided within the limit (the child is killed by subprocess.run)
     wall = time.perf_counter() - began
