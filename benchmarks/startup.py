@@ -129,8 +129,8 @@ def run_crossword(repeats: int, qxw_limit: float, work: Path, before: Path | Non
 
 
 def crossword_table(runs: list[Run]) -> str:
-    rows = ["| grid | mobius wall s (median) | Qxw wall s (median) | mobius / Qxw | mobius CPU s | Qxw CPU s "
-            "| decided (mobius, Qxw) | before: wall s, CPU s |", "|---|---:|---:|---:|---:|---:|---|---|"]
+    rows = [("| grid | mobius wall s (median) | Qxw wall s (median) | mobius / Qxw | mobius CPU s | Qxw CPU s "
+             "| decided (mobius, Qxw) | before: wall s, CPU s |"), "|---|---:|---:|---:|---:|---:|---|---|"]
     ratios = []
     for name in GRIDS:
         mine = [r for r in runs if r.item == name and r.what == "mobius"]
