@@ -29,7 +29,9 @@ Leaves out: search (variable and value order, branching, restarts:
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
+import operator
 import threading
 import weakref
 from collections import Counter, deque
@@ -96,7 +98,7 @@ class LengthIndex:
         length = len(masks)
         self.words: tuple[str, ...] = ranked
         self.scores: tuple[int, ...] = scores
-        self._neg_scores = tuple(-s for s in self.scores)  # ascending, for bisect
+        self._neg_scores = tuple(map(operator.neg, self.scores))  # ascending, for bisect
         self.full = (1 << len(ranked)) - 1
         self.masks: tuple[tuple[int, ...], ...] = masks
         # unions[pos][letters]: OR of masks[pos][L] over the letter set, filled on demand.
@@ -106,8 +108,9 @@ class LengthIndex:
         self.tests: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple({} for _ in range(length))
         self._position: dict[str, int] | None = None  # word -> bit, built when first asked for
         # ends of the runs of equal scores, for tie-breaking inside a run
-        self.group_ends: tuple[int, ...] = tuple(
-            k + 1 for k in range(len(ranked)) if k + 1 == len(ranked) or self.scores[k + 1] != self.scores[k])
+        # (by runs, not word by word: a plain list is one run, and an index is made at every start-up)
+        self.group_ends: tuple[int, ...] = tuple(itertools.accumulate(
+            len(list(run)) for _, run in itertools.groupby(self.scores)))
 
     def allowed(self, min_score: int) -> int:
         """The bitset of words scored at least `min_score` (a prefix)."""
