@@ -66,6 +66,11 @@ EMBEDDED_LISTS = ("en", "en-small")
 # text shrinks about fourfold, and level 6 (zlib's default) costs tens of ms per MB.
 SHIPPED_COMPRESSION = 6
 
+# What `parse_source` makes of given bytes changes only with this number: a
+# cache of parsed lists keys its entries by it (bump it with any change to
+# `normalise`, `_entries` or `_collect` that changes a parsed list).
+PARSER_VERSION = 1
+
 _GZIP_MAGIC = b"\x1f\x8b"
 _SCORE_SEPARATOR = ";"
 # Both the straight and the typographic apostrophes occur in real lists.
@@ -184,6 +189,8 @@ def adjusted(
     """`words` with `allow`ed words added (PLAIN_SCORE, if absent), then only those in `keep` (if given)
     and not `ban`ned. A word both allowed and banned is banned: the safer reading of a mistake.
     Returns `words` itself when nothing changes."""
+    if not ban and not allow and keep is None:
+        return words
     banned = set(ban)
     table = dict(zip(words.words, words.scores))
     for word in allow:
@@ -253,7 +260,7 @@ def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
 
 
 def load(
-    name_or_path: str | os.PathLike[str] | ListContent,
+    name_or_path: str | os.PathLike[str] | ListContent | WordList,
     *,
     min_length: int = 1,
     max_length: int | None = None,
@@ -271,13 +278,17 @@ def load(
     PLAIN_SCORE), scored (`WORD;SCORE`, SCORE an integer 0–100), or gzip of
     either, detected by its magic bytes. Results are cached in-process, keyed
     by the file's modification time and size — or, for a `ListContent`, by
-    its hash.
+    its hash. A `WordList` already read (`read_source` + `parse_source`, or a
+    binary cache of them) is only filtered; when no filter removes a word,
+    the list itself is returned.
     """
     _check_filters(min_length, max_length, min_score)
     if spelling not in SPELLINGS:
         raise ValueError(f"spelling must be one of {', '.join(SPELLINGS)}, got {spelling!r}")
     if isinstance(name_or_path, ListContent):
         return _select_content(name_or_path, min_length, max_length, min_score)
+    if isinstance(name_or_path, WordList):
+        return _filtered(name_or_path, name_or_path.name, min_length, max_length, min_score)
     name, path = _resolve(name_or_path)
     if name == "en-small":
         min_score = max(min_score, EN_SMALL_MIN_SCORE)
@@ -376,8 +387,12 @@ def _unpack(content: ListContent) -> WordList:
 
 
 def _filtered(full: WordList, name: str, min_length: int, max_length: int | None, min_score: int) -> WordList:
-    """The words of `full` within the length bounds and at or above `min_score`."""
+    """The words of `full` within the length bounds and at or above `min_score` (`full` itself when that
+    is every word and the name is the same, so that what is cached for the list object serves)."""
     longest = max_length if max_length is not None else max(full.lengths())
+    if (name == full.name and min_length <= min(full.lengths()) and longest >= max(full.lengths())
+            and min_score <= min(full.scores)):
+        return full
     kept = [
         (word, score)
         for word, score in zip(full.words, full.scores)
@@ -396,8 +411,25 @@ def _filtered(full: WordList, name: str, min_length: int, max_length: int | None
 @lru_cache(maxsize=8)
 def _parse_file(path: str, stamp: tuple[int, int]) -> WordList:
     """Read, decode and normalise one file; `stamp` only keys the cache."""
-    text = _decode(path, _read_bytes(Path(path)))
-    return _collect(_entries(path, text.split("\n")), path)
+    return parse_source(path, path, _read_bytes(Path(path)))
+
+
+def read_source(name_or_path: str | os.PathLike[str]) -> tuple[str, str, bytes]:
+    """(the list's name, its file, the file's bytes with gzip inflated): what `parse_source` reads.
+
+    For `words` and word-list files, which `load` uses whole (the embedded lists keep to a spelling);
+    DictionaryError as `load` raises it."""
+    name, path = _resolve(name_or_path)
+    _stamp(name, path)
+    return name, str(path), _read_bytes(path)
+
+
+def parse_source(name: str, where: str, data: bytes) -> WordList:
+    """The WordList `load` makes of a list's bytes (`read_source`): decoded, normalised, deduplicated;
+    errors name `where` (the file) and the line."""
+    text = _decode(where, data)
+    full = _collect(_entries(where, text.split("\n")), where)
+    return full if name == where else WordList(name, full.words, full.scores, full.dropped, full.duplicates)
 
 
 def _read_bytes(path: Path) -> bytes:

@@ -1,7 +1,10 @@
 """The user's cache of derived tables: where it is, as a store to hand to cpmodel.
 
 Covers: `user_cache_dir` (``$XDG_CACHE_HOME/mobius-puzzles``, else
-``~/.cache/mobius-puzzles``) and `user_store`, the `DirectoryStore` there.
+``~/.cache/mobius-puzzles``), `user_store`, the `DirectoryStore` there, and
+`word_source`, what a fill reads a word list from: an embedded list by its
+name, any other list through the parsed-list cache in ``words/`` under it
+(`cpmodel.crossword.word_cache`).
 The CLI, the pack generators and the benchmark harness call it; cpmodel never
 does (it takes whatever store its caller gives it, or none). Computed where
 the work runs, so a pack job on a Dask worker uses that machine's cache.
@@ -16,10 +19,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cpmodel.store import DirectoryStore
+if TYPE_CHECKING:  # numpy: only the commands that use tables import the store
+    from cpmodel.store import DirectoryStore
+    from dictionaries import WordList
 
 CACHE_NAME = "mobius-puzzles"
+WORDS_DIR = "words"
 
 
 def user_cache_dir() -> Path:
@@ -29,4 +36,18 @@ def user_cache_dir() -> Path:
 
 
 def user_store() -> DirectoryStore:
+    from cpmodel.store import DirectoryStore
+
     return DirectoryStore(user_cache_dir())
+
+
+def word_source(dictionary: str) -> str | WordList:
+    """What a fill reads `dictionary` (a named list or a file) from: the embedded lists by name, which
+    `dictionaries.load` reads with their spelling; any other list parsed once into the user's cache and
+    memory-mapped from it after."""
+    from cpmodel.crossword.word_cache import load_list
+    from dictionaries.wordlist import EMBEDDED_LISTS
+
+    if dictionary in EMBEDDED_LISTS:
+        return dictionary
+    return load_list(user_cache_dir() / WORDS_DIR, dictionary)

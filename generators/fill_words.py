@@ -81,7 +81,7 @@ class WordUse:
 
 
 @lru_cache(maxsize=8)
-def fill_words(source: str | ListContent, list_name: str, *, min_score: int = 0,
+def fill_words(source: str | ListContent | WordList, list_name: str, *, min_score: int = 0,
                allow: frozenset[str] = frozenset(), ban: frozenset[str] = frozenset(),
                bank: Container[str] | None = None, clued_only: bool = False, spelling: str = "american") -> WordUse:
     """The words of `source` a fill may use, with the account of the others (see `WordUse`).

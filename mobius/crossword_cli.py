@@ -74,8 +74,9 @@ def fill_command(
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 2 bad input, 3 timeout, 4 internal error."""
     from cpmodel.crossword.problem import FillProblem, FillRules
     from cpmodel.crossword.verify import verify
+    from generators.cache import word_source
     from generators.clues import load_bank
-    from generators.fill_words import fill_words
+    from generators.fill_words import WordUse, fill_words
 
     g = read_grid(grid, surface)
     options = clue_options(clues, no_clues, ban, allow)
@@ -84,8 +85,15 @@ def fill_command(
     bank = load_bank(options["extra_clues"]) if options["clues"] else None
     # The list the user gave is used whole unless they ask for clued words only: an UNSAT
     # must mean no fill from their list, never from a part of it they did not choose.
-    use = fill_words(dictionary, dictionary, min_score=min_score, allow=options["allow"], ban=options["ban"],
-                     bank=bank, clued_only=clued_only, spelling=spelling.value)
+    source, allowed, banned = word_source(dictionary), options["allow"], options["ban"]
+
+    def words_used(counted: bool) -> WordUse:
+        # Counting the clued words is a pass over the whole list: done only where the count is printed.
+        return fill_words(source, dictionary, min_score=min_score, allow=allowed, ban=banned,
+                          bank=bank if counted or clued_only else None, clued_only=clued_only,
+                          spelling=spelling.value)
+
+    use = words_used(as_json)
     # A length the list lacks is a wrong list, not a grid without a fill.
     use.listed.require_lengths(light.length for light in find_lights(g, min_length).lights)
     problem = FillProblem(g, use.words, FillRules(min_length=min_length, allow_repeats=allow_repeats,
@@ -113,6 +121,8 @@ def fill_command(
     def clue_of(word: str) -> str:
         return bank.clue_for(word, seed) if bank is not None else ""
 
+    if result.status is Status.UNSAT:
+        use = words_used(True)
     # What an UNSAT was drawn from, said with the answer: the JSON's "note", a line on stderr.
     note = (f"no fill from {use.source} ({use.summary()})"
             + ("; without --clued-only every word of the list may be used" if clued_only else "")

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 import typer
 
 from cpmodel.deadline import DeadlineExceeded, deadline_of
+from cpmodel.errors import InputError
 from cpmodel.inputs import read_text_bounded
 from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
 from cpmodel.solver import (
@@ -61,6 +62,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tex
 # A state file: 10⁵ tiles of up to 5 digits and a separator each (600 kB),
 # with room for formatting.
 MAX_STATE_BYTES = 1 << 20
+# A starts file: thousands of 15-puzzle states, or a few large ones.
+MAX_STARTS_BYTES = 16 << 20
 
 
 # --- shared steps ------------------------------------------------------------------
@@ -194,6 +197,71 @@ def solve_command(
     if problems:
         report_internal_error(result, "returned an invalid solution: " + "; ".join(problems[:5]), as_json)
     report_solved(problem, result, moves, as_json)
+
+
+@app.command("solve-all")
+def solve_all_command(
+    board: BoardArg,
+    starts: Annotated[str, typer.Argument(
+        help="File of starts, one a line (the tiles on each vertex, 0 = blank); '#' starts a comment.")],
+    goal: GoalOpt = None,
+    solver: Annotated[Optional[str], typer.Option(
+        help="bfs, astar, idastar or cpsat (options: name:key=value,…). Default: idastar.")] = None,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64,
+                                         help="Processes solving at once, forked once the tables are mapped.")] = 1,
+    time_limit: Annotated[Optional[float], time_limit_option("Seconds for each start")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Solve every start of STARTS (one blank), mapping the pattern tables once for the whole run.
+    Exit 0 all solved, 1 some unreachable, 3 some timed out, 4 internal error."""
+    from cpmodel.slider.batch import solve_all
+
+    began = time.perf_counter()
+    shape = load_board(board)
+    goal_state = default_goal(shape, 1) if goal is None else parse_state(state_text(goal, "goal"), shape, "goal", 1)
+    problems = [SliderProblem(shape, parse_state(line, shape, f"{starts}, line {number}: start", 1), goal_state, 1)
+                for number, line in start_lines(starts)]
+    if not problems:
+        raise InputError(f"{starts}: no start in the file (expected one state a line)")
+    engine = choose_solver(solver, 1)
+    for problem in problems:
+        require_usable(engine, problem)
+    prepare_s, outcomes = solve_all(engine, problems, workers=workers, time_limit=time_limit)
+    payloads, worst = [], EXIT_OK
+    for outcome in outcomes:
+        result = outcome.result
+        status = {Status.SOLVED: "SOLVED", Status.UNSAT: "UNREACHABLE", Status.TIMEOUT: "TIMEOUT"}.get(
+            result.status, "ERROR")
+        if outcome.problems:
+            status = "ERROR"
+            typer.echo(f"mobius: internal error: solver {result.solver}: start {outcome.index + 1} returned an "
+                       "invalid solution: " + "; ".join(outcome.problems[:5]), err=True)
+        worst = max(worst, BATCH_EXITS[status])
+        payload = solve_payload(status, result.solver, result.wall_s, result.stats,
+                                outcome.moves if status == "SOLVED" else None, result.optimal is True)
+        payloads.append(payload)
+        if not as_json:
+            length = "" if payload["length"] is None else f" {payload['length']} moves"
+            typer.echo(f"{outcome.index + 1}: {status}{length} in {result.wall_s:.2f} s  "
+                       + stats_text(result.stats))
+    wall_s = time.perf_counter() - began
+    solved = sum(p["status"] == "SOLVED" for p in payloads)
+    summary = (f"{solved}/{len(payloads)} solved in {wall_s:.2f} s wall (tables mapped once: {prepare_s:.2f} s; "
+               f"{workers} worker{'s' if workers > 1 else ''})")
+    emit({"results": payloads, "wall_s": round(wall_s, 4), "prepare_s": round(prepare_s, 4), "workers": workers},
+         as_json, [summary])
+    raise typer.Exit(worst)
+
+
+# Exit code of a batch: its worst start's (an internal error over a timeout over an unreachable goal).
+BATCH_EXITS = {"SOLVED": EXIT_OK, "UNREACHABLE": EXIT_NO_SOLUTION, "TIMEOUT": EXIT_TIMEOUT, "ERROR": EXIT_INTERNAL}
+
+
+def start_lines(path: str) -> list[tuple[int, str]]:
+    """(line number, state) of each state of a starts file: comments cut, blank lines skipped."""
+    text = read_text_bounded(path, MAX_STARTS_BYTES, "starts file")
+    lines = ((number, line.split("#", 1)[0]) for number, line in enumerate(text.splitlines(), start=1))
+    return [(number, state) for number, state in lines if state.strip()]
 
 
 # --- check ---------------------------------------------------------------------------

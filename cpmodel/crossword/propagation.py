@@ -29,7 +29,9 @@ Leaves out: search (variable and value order, branching, restarts:
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
+import operator
 import threading
 import weakref
 from collections import Counter, deque
@@ -56,6 +58,10 @@ FEW_WORDS = 4
 # memos grew pack workers to 6 GB by puzzle 400. One fill meets a few
 # hundred sets; this keeps a memo under ~2 MB (a union is one bit a word).
 MEMO_LIMIT = 2048
+# What a LengthIndex is for given words and scores changes only with this
+# number: stored indexes (`word_cache`) are keyed by it. Bump it with any
+# change to the ranking (`friendliness`, the sort key) or to the masks.
+INDEX_VERSION = 1
 
 
 # --- the word index -----------------------------------------------------------
@@ -71,16 +77,30 @@ class LengthIndex:
     def __init__(self, words: Iterable[str], score: Callable[[str], int], length: int) -> None:
         words = tuple(words)
         friendly = friendliness(words, length)
-        ranked = sorted(words, key=lambda w: (-score(w), -friendly[w], w))
-        self.words: tuple[str, ...] = tuple(ranked)
-        self.scores: tuple[int, ...] = tuple(score(w) for w in ranked)
-        self._neg_scores = tuple(-s for s in self.scores)  # ascending, for bisect
-        self.full = (1 << len(ranked)) - 1
+        ranked = tuple(sorted(words, key=lambda w: (-score(w), -friendly[w], w)))
         # masks[pos][letter]: one column of letters read as a binary number,
         # reversed so that word 0 is the lowest bit; str.translate keeps it in C.
-        self.masks: tuple[tuple[int, ...], ...] = tuple(
+        masks = tuple(
             tuple(int(column.translate(_ONLY[letter]), 2) if column else 0 for letter in range(len(ALPHABET)))
             for column in ("".join(w[pos] for w in reversed(ranked)) for pos in range(length)))
+        self._fill(ranked, tuple(score(w) for w in ranked), masks)
+
+    @classmethod
+    def from_parts(cls, ranked: tuple[str, ...], scores: tuple[int, ...],
+                   masks: tuple[tuple[int, ...], ...]) -> LengthIndex:
+        """The index whose ranked words, scores and masks another built (a stored index,
+        `cpmodel.crossword.word_cache`): nothing is ranked or counted again."""
+        index = cls.__new__(cls)
+        index._fill(ranked, scores, masks)
+        return index
+
+    def _fill(self, ranked: tuple[str, ...], scores: tuple[int, ...], masks: tuple[tuple[int, ...], ...]) -> None:
+        length = len(masks)
+        self.words: tuple[str, ...] = ranked
+        self.scores: tuple[int, ...] = scores
+        self._neg_scores = tuple(map(operator.neg, self.scores))  # ascending, for bisect
+        self.full = (1 << len(ranked)) - 1
+        self.masks: tuple[tuple[int, ...], ...] = masks
         # unions[pos][letters]: OR of masks[pos][L] over the letter set, filled on demand.
         self.unions: tuple[dict[int, int], ...] = tuple({ALL_LETTERS: self.full} for _ in range(length))
         # tests[pos][letters]: (letter bit, mask) for the letters of the set that
@@ -88,8 +108,9 @@ class LengthIndex:
         self.tests: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple({} for _ in range(length))
         self._position: dict[str, int] | None = None  # word -> bit, built when first asked for
         # ends of the runs of equal scores, for tie-breaking inside a run
-        self.group_ends: tuple[int, ...] = tuple(
-            k + 1 for k in range(len(ranked)) if k + 1 == len(ranked) or self.scores[k + 1] != self.scores[k])
+        # (by runs, not word by word: a plain list is one run, and an index is made at every start-up)
+        self.group_ends: tuple[int, ...] = tuple(itertools.accumulate(
+            len(list(run)) for _, run in itertools.groupby(self.scores)))
 
     def allowed(self, min_score: int) -> int:
         """The bitset of words scored at least `min_score` (a prefix)."""
@@ -151,6 +172,9 @@ _ONLY = [str.maketrans({c: ("1" if c == letter else "0") for c in ALPHABET}) for
 # hashing a WordList hashes every word; a finaliser drops the entry when the
 # list dies, before its id can be reused.
 _INDEX_CACHE: dict[int, dict[int, LengthIndex]] = {}
+# id(WordList) -> where its indexes come from when they were built before
+# (`provide_indexes`); None from it means "build it here".
+_INDEX_SOURCES: dict[int, Callable[[int], LengthIndex | None]] = {}
 
 
 def length_index(words: WordList, length: int) -> LengthIndex:
@@ -161,8 +185,20 @@ def length_index(words: WordList, length: int) -> LengthIndex:
         weakref.finalize(words, _INDEX_CACHE.pop, id(words), None)
     index = per_list.get(length)
     if index is None:
-        index = per_list[length] = LengthIndex(words.by_length(length), words.score, length)
+        source = _INDEX_SOURCES.get(id(words))
+        index = source(length) if source is not None else None
+        if index is None:
+            index = LengthIndex(words.by_length(length), words.score, length)
+        per_list[length] = index
     return index
+
+
+def provide_indexes(words: WordList, source: Callable[[int], LengthIndex | None]) -> None:
+    """Let `length_index` take the indexes of `words` from `source` (by length), as long as the list lives.
+
+    The caller vouches that `source` gives what `LengthIndex(words.by_length(n), words.score, n)` would."""
+    _INDEX_SOURCES[id(words)] = source
+    weakref.finalize(words, _INDEX_SOURCES.pop, id(words), None)
 
 
 T = TypeVar("T")
