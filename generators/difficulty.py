@@ -14,14 +14,16 @@ Covers:
   *indirect*.
 - `Level` and `LEVELS`: what each level asks of the fill and of the clues.
   *easy* keeps to answers scoring `EASY_FLOOR` or more (words met once per
-  million or more: the `en-small` list) and gives each answer its
+  million or more: the `en-small` list), prefers those scoring
+  `EASY_PREFER` or more, and gives each answer its
   best-ranked direct clue (the bank ranks the sense a solver thinks of
   first first); *medium* is the pack's default, unchanged; *hard* keeps the
   pack's own floor (the list's "known in print" threshold, never lower) but
   prefers answers scoring under `HARD_CAP` (`answer_penalties`: a word at
   or over the cap is worth no more than the least-known word allowed, so
   the fill and its polish take it only where the grid needs it) and gives
-  each answer an indirect clue where it has one.
+  each answer an indirect clue where it has one. Both prefer the words
+  that have a clue of their kinds.
 - `LevelledClues`, the clue source a pack's puzzles draw from at a level.
 - `puzzle_difficulty(entries, level)`, the estimate a puzzle file carries
   (its answers' familiarity — their mean score, and the share scoring under
@@ -68,6 +70,10 @@ EASY_FLOOR = UNFAMILIAR_BELOW
 # KILN, LEVEE, SALVO), which a default pack mixes with the commonest words
 # (half its answers score 50 or more).
 HARD_CAP = 50
+# Easy packs prefer answers scoring this or more (Zipf 3.5: met three times
+# per million words or more): the floor alone left a 2-puzzle easy pack with
+# a lower mean score than the default's on the same seed.
+EASY_PREFER = 50
 # Points off a word with no clue of the level's kinds: any penalty puts it
 # behind the words without one in the reference solver's value order; a few
 # points weigh little against the score in the polish.
@@ -91,17 +97,19 @@ def clue_kind(clue: str) -> str:
 @dataclass(frozen=True)
 class Level:
     """What a level asks: answers scoring `floor` or more (with the pack's own floor if higher),
-    those at `cap` or more only where needed (None: no cap), clues of `kinds` where an answer
+    those at `cap` or more only where needed (None: no cap), those scoring `prefer` or more
+    before the others (None: no preference), clues of `kinds` where an answer
     has one, and of those the best-ranked (`best_first`) or one chosen by the puzzle's seed."""
 
     name: str
     floor: int = 0
     cap: int | None = None
+    prefer: int | None = None  # answers scoring under this lose the points they fall short by (easy)
     kinds: frozenset[str] = ALL_KINDS
     best_first: bool = False
 
 
-LEVELS = {"easy": Level("easy", floor=EASY_FLOOR, kinds=DIRECT, best_first=True),
+LEVELS = {"easy": Level("easy", floor=EASY_FLOOR, prefer=EASY_PREFER, kinds=DIRECT, best_first=True),
           "medium": Level("medium"),
           "hard": Level("hard", cap=HARD_CAP, kinds=INDIRECT)}
 
@@ -131,6 +139,8 @@ def answer_penalties(words: WordList, level: Level, min_score: int, bank: ClueBa
     - each word scoring `level.cap` or more loses enough to be worth
       `min_score` − 1, less than any word the fill may use, and among the
       penalised words the least known come first;
+    - each word scoring under `level.prefer` loses the points it falls short
+      by, so the solver tries the words over it first and then the best known;
     - with a clue bank, a word with no clue of the level's kinds loses
       `KINDLESS_PENALTY`: the reference solver tries it only after the words
       that have one, so the level's clues are not left to chance.
@@ -140,6 +150,8 @@ def answer_penalties(words: WordList, level: Level, min_score: int, bank: ClueBa
     for word in words.words:
         score = words.score(word)
         points = score - min_score + 1 if level.cap is not None and score >= level.cap else 0
+        if level.prefer is not None and score < level.prefer:
+            points += level.prefer - score
         if bank is not None and level.kinds != ALL_KINDS and \
                 not any(clue_kind(clue) in level.kinds for clue in bank.clues_of(word)):
             points += KINDLESS_PENALTY
