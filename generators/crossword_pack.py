@@ -8,8 +8,8 @@ one grid yields many fills; the words the plan bars excluded; its soft
 preferences as penalties, and the `--difficulty` level's added to them),
 polish the fill with CP-SAT (`polish.py`), and build the puzzle JSON with
 its quality report and difficulty estimate, its clues chosen at the level
-(`difficulty.py`; an easy pack's words also keep to the level's floor). A job that finds no fill
-within its deterministic budget raises `PuzzleFailed` and the plan gives the
+(`difficulty.py`; an easy pack's words also keep to the level's floor). A
+job that finds no fill within its deterministic budget raises `PuzzleFailed` and the plan gives the
 next attempt another grid; a job given a fill refused for answers taken
 meanwhile mends it instead (`polish.repair`) and fills afresh only if that
 fails. Also the independent re-check of a finished
