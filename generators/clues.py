@@ -104,12 +104,16 @@ class ClueBank:
 
     def clue_for(self, answer: str, seed: int) -> str:
         """One of the answer's clues, chosen by `seed` (stable across runs and machines); "" if none."""
-        options = self.clues_of(answer)
-        if not options:
-            return ""
-        # A string seed is hashed with SHA-512 by random, never with Python's
-        # per-process hash, so the choice is the same everywhere.
-        return options[random.Random(f"{seed}/{answer}").randrange(len(options))]
+        return seeded_pick(self.clues_of(answer), answer, seed)
+
+
+def seeded_pick(options: tuple[str, ...], answer: str, seed: int) -> str:
+    """One of an answer's clues `options`, chosen by `seed` and the answer; "" if none."""
+    if not options:
+        return ""
+    # A string seed is hashed with SHA-512 by random, never with Python's
+    # per-process hash, so the choice is the same everywhere.
+    return options[random.Random(f"{seed}/{answer}").randrange(len(options))]
 
 
 def load_bank(extra: ClueLines = ()) -> ClueBank:

@@ -5,9 +5,11 @@ its plan (`crossword_plan.CrosswordPlan`: patterns, repeat policy, what each
 job may use) and its job: fill the pattern the plan gives with a registered
 solver (the reference solver with a seeded choice among the best words, so
 one grid yields many fills; the words the plan bars excluded; its soft
-preferences as penalties), polish the fill with CP-SAT (`polish.py`), and
-build the puzzle JSON with its quality report. A job that finds no fill
-within its deterministic budget raises `PuzzleFailed` and the plan gives the
+preferences as penalties, and the `--difficulty` level's added to them),
+polish the fill with CP-SAT (`polish.py`), and build the puzzle JSON with
+its quality report and difficulty estimate, its clues chosen at the level
+(`difficulty.py`; an easy pack's words also keep to the level's floor). A
+job that finds no fill within its deterministic budget raises `PuzzleFailed` and the plan gives the
 next attempt another grid; a job given a fill refused for answers taken
 meanwhile mends it instead (`polish.repair`) and fills afresh only if that
 fails. Also the independent re-check of a finished
@@ -38,6 +40,8 @@ from dictionaries import ListContent, WordList, load, portable
 from generators.american import american_rules
 from generators.clues import ClueBank, ClueLines, load_bank
 from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
+from generators.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
+                                   puzzle_difficulty)
 from generators.executors import Executor, PuzzleFailed
 from generators.fill_words import WordUse, fill_words
 from generators.rounds import Avoid
@@ -137,6 +141,8 @@ class CrosswordPackSpec:
     allow: frozenset[str] = frozenset()  # words added to the dictionary (--allow FILE)
     credits: Credits = Credits()  # --title, --author, --copyright
     spelling: str = "american"  # the embedded list's spelling (--spelling)
+    # --difficulty (`difficulty.LEVELS`): the answers' floor and preferences and the clues' kinds.
+    difficulty: str = DEFAULT_LEVEL
     kind: str = "crossword"
     # The dictionary as jobs load it, filled in from `dictionary` when the spec
     # is made (on the machine that can read the file): an embedded list's name,
@@ -186,7 +192,9 @@ class CrosswordPackSpec:
                 "max_three_share": self.max_three_share, "polish": self.polish,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
                 "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
-                **self._american_parameters()}
+                **self._american_parameters(),
+                # only when asked: the parameters of a medium pack stay those of packs made before levels
+                **({"difficulty": self.difficulty} if self.difficulty != DEFAULT_LEVEL else {})}
 
     def _american_parameters(self) -> dict[str, Any]:
         """The rules only plane packs have (other packs' parameters stay as they were)."""
@@ -200,7 +208,7 @@ class CrosswordPackSpec:
         bank = self.clue_bank()
         return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)},
                 "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None,
-                "words": self.word_use().to_json(),
+                "words": self.word_use().to_json(), "difficulty": self.difficulty,
                 **self.credits.of_pack(f"{surface_title(self.surface)} crosswords {self.width}x{self.height}")}
 
     def inputs(self) -> dict[str, dict[str, str]]:
@@ -239,9 +247,19 @@ class CrosswordPackSpec:
                            max_seam_crossings=self.max_seam_crossings, min_seam_lights=self.seam_lights,
                            max_short_share=self.max_three_share, allow_clutter=False, **rules)
 
+    @property
+    def level(self) -> Level:
+        return LEVELS[self.difficulty]
+
+    @property
+    def fill_min_score(self) -> int:
+        """The least score an answer may have: --min-score, or the level's floor if higher (easy)."""
+        return max(self.min_score, self.level.floor)
+
     def rules(self, excluded: frozenset[str] = frozenset()) -> FillRules:
         return FillRules(min_length=self.min_length, allow_repeats=False,
-                         max_seam_crossings=self.max_seam_crossings, min_score=self.min_score, excluded=excluded)
+                         max_seam_crossings=self.max_seam_crossings, min_score=self.fill_min_score,
+                         excluded=excluded)
 
     def clue_bank(self) -> ClueBank | None:
         """The clues entries get (loaded once per process), or None with clues off."""
@@ -257,7 +275,7 @@ class CrosswordPackSpec:
         clued words, since every entry of the product needs a clue; the manifest and the summary say so."""
         source = self.word_source or self.dictionary  # always the former: __post_init__ sets it
         bank = self.clue_bank()
-        return fill_words(source, self.dictionary, min_score=self.min_score, allow=self.allow, ban=self.ban,
+        return fill_words(source, self.dictionary, min_score=self.fill_min_score, allow=self.allow, ban=self.ban,
                           spelling=self.spelling,
                           bank=bank, clued_only=bank is not None)
 
@@ -270,6 +288,7 @@ class CrosswordPackSpec:
         job: CrosswordJob = avoid.assignment
         words = self.words()
         penalties = {**_share_bonus(self, job.share), **job.penalties}  # an earlier use outweighs the share
+        penalties = add_penalties(penalties, _answer_penalties(self))  # the level's preference adds to both
         problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
         mended = self._mend(problem, job)
         if mended is not None:
@@ -281,11 +300,14 @@ class CrosswordPackSpec:
                 fill = polished.fill
                 stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
                              score_before_polish=polished.score_before, score_after_polish=polished.score_after)
+        bank = self.clue_bank()
         puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
-                                  stats=stats, seed=job.fill_seed, clues=self.clue_bank(),
+                                  stats=stats, seed=job.fill_seed,
+                                  clues=LevelledClues(bank, self.level) if bank is not None else None,
                                   credits=self.credits)
         puzzle["rejected"] = avoid.attempt
         puzzle["quality"] = puzzle_quality(puzzle)
+        puzzle["difficulty"] = puzzle_difficulty(puzzle["entries"], self.difficulty)
         return puzzle
 
     def _mend(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]] | None:
@@ -340,6 +362,8 @@ class CrosswordPackSpec:
             problems.append("the entries listed do not match the grid's lights and letters")
         elif puzzle.get("quality") != puzzle_quality(puzzle):
             problems.append("the quality figures do not match the entries")
+        elif puzzle.get("difficulty") != puzzle_difficulty(puzzle["entries"], self.difficulty):
+            problems.append(f"the difficulty figures do not match the entries and the level {self.difficulty}")
         return problems
 
 
@@ -355,3 +379,8 @@ def fill_of(rows: Sequence[str]) -> Fill:
 @lru_cache(maxsize=2 * SHARES)
 def _share_bonus(spec: CrosswordPackSpec, share: int) -> dict[str, int]:
     return share_bonus(spec.words().words, share, SHARES)
+
+
+@lru_cache(maxsize=2)
+def _answer_penalties(spec: CrosswordPackSpec) -> dict[str, int]:
+    return answer_penalties(spec.words(), spec.level, spec.fill_min_score, spec.clue_bank())

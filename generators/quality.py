@@ -6,8 +6,10 @@ three-letter entries, lights across a seam (on a surface that has one:
 a plane puzzle has no seam to count), the lowest-scored entry — all read
 from the puzzle's own entries, so anyone can recompute them;
 `pack_quality(puzzles)`, the same summed over a pack for the manifest (with
-each puzzle's lowest-scored entry, its worst answer, by puzzle id); and
-`summary_line`, the one line `mobius pack crossword` prints at the end.
+each puzzle's lowest-scored entry, its worst answer, by puzzle id, and per
+difficulty level the answers' familiarity and the clue-kind mix, from
+`difficulty.pack_difficulty`); and `summary_line`, the line `mobius pack
+crossword` prints at the end (with `difficulty_line`, the levels' line).
 
 Leaves out: the rules a puzzle must keep (the pattern checker and the
 verifier judge those; a puzzle breaking them is never written, so never
@@ -20,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cpmodel.surface import surface
+from generators.difficulty import difficulty_summary, pack_difficulty
 
 THREE = 3  # the length the three-letter share counts
 
@@ -66,6 +69,7 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "lowest": lowest_entry(entries),
         # each puzzle's worst answer, by puzzle id, read from its own entries
         "lowest_by_puzzle": {p["id"]: lowest_entry(p["entries"]) for p in puzzles},
+        "difficulty": pack_difficulty(puzzles),
     }
 
 
@@ -77,3 +81,9 @@ def summary_line(quality: Mapping[str, Any]) -> str:
             f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, mean score "
             f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "
             f"{seams}lowest {lowest['answer']} ({lowest['score']})")
+
+
+def difficulty_line(quality: Mapping[str, Any]) -> str:
+    """The levels' line `pack` prints: familiarity and clue kinds per level ("" for puzzles made without one)."""
+    levels = quality.get("difficulty")
+    return f"difficulty {difficulty_summary(levels)}" if levels else ""

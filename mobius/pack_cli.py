@@ -20,6 +20,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -60,6 +61,18 @@ TitleOpt = Annotated[str, typer.Option("--title", callback=one_line,
 AuthorOpt = Annotated[str, typer.Option("--author", callback=one_line, help="Author (setter) in every format.")]
 CopyrightOpt = Annotated[str, typer.Option("--copyright", callback=one_line,
                                            help='Copyright notice as printed, e.g. "© 2026 A. Setter".')]
+
+
+class Difficulty(str, Enum):
+    easy = "easy"
+    medium = "medium"
+    hard = "hard"
+
+
+DifficultyOpt = Annotated[Difficulty, typer.Option(
+    "--difficulty", help="easy: familiar answers (scored 40+) and definitions; medium: the default mix; "
+                         "hard: less common answers (still scored --min-score or more) and indirect clues "
+                         "(synonyms, blanks, opposites).")]
 
 
 def say(message: str) -> None:
@@ -110,9 +123,12 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         f"manifest: {_text_of(str(out / 'manifest.json'))}")
     say_skipped(manifest.get("skipped_exports", []))
     if spec.kind == "crossword":
-        from generators.quality import pack_quality, summary_line
+        from generators.quality import difficulty_line, pack_quality, summary_line
 
-        say(summary_line(pack_quality([puzzles[i] for i in sorted(puzzles)])))
+        quality = pack_quality([puzzles[i] for i in sorted(puzzles)])
+        say(summary_line(quality))
+        if difficulty_line(quality):
+            say(difficulty_line(quality))
         say(words_line(spec.word_use()))
 
 
@@ -217,6 +233,7 @@ def crossword_command(
     ban: BanOpt = None,
     allow: AllowOpt = None,
     spelling: SpellingOpt = Spelling.american,
+    difficulty: DifficultyOpt = Difficulty.medium,
     title: TitleOpt = "",
     author: AuthorOpt = "",
     copyright: CopyrightOpt = "",
@@ -237,7 +254,7 @@ def crossword_command(
         raise InputError(str(exc.args[0])) from None
     spec = CrosswordPackSpec(count=count, width=width, height=height, surface=surface_name,
                              dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
-                             allow_repeats=allow_repeats, spelling=spelling.value,
+                             allow_repeats=allow_repeats, spelling=spelling.value, difficulty=difficulty.value,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              credits=Credits(title, author, copyright),

@@ -19,7 +19,7 @@ hold the puzzle; writing files is the caller's job.
 This module holds the readings of the puzzle JSON that several exporters
 share: the title, author and copyright notice, cells and numbers of the
 entries, whether a seam is glued, the names of the surfaces and the
-one-line note on reading their seams, and the
+one-line note on reading their seams, the difficulty line, and the
 lights that a *plane* reader (Across Lite, Exolve) infers from the same
 rows, so a format without glue can tell whether it would read the puzzle
 right.
@@ -152,6 +152,16 @@ def reading_note(puzzle: Puzzle) -> str:
         return (f"{name}: the bottom edge is glued to the top{twist('bottom_flip')}; "
                 "a light leaving at “↓n” goes on at “n↓”.")
     return ""
+
+
+def difficulty_text(puzzle: Puzzle) -> str:
+    """"Hard (familiarity 47, 62% indirect clues)": the level a crossword was made at and what its
+    entries show (`generators.difficulty`); "" for a puzzle made without one."""
+    made = puzzle.get("difficulty")
+    if not isinstance(made, Mapping) or not made.get("level"):
+        return ""
+    return (f"{str(made['level']).capitalize()} (familiarity {float(made.get('familiarity', 0.0)):.0f}, "
+            f"{float(made.get('indirect_share', 0.0)):.0%} indirect clues)")
 
 
 def enumeration_digits(entry: Mapping[str, Any]) -> str:

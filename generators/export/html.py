@@ -39,7 +39,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from generators.export import Puzzle, author, credit_line, glued_edges, is_band, require_kind, surface_name, title
+from generators.export import (Puzzle, author, credit_line, difficulty_text, glued_edges, is_band, require_kind,
+                               surface_name, title)
 from generators.puzzles import encode
 
 PLAYER_DIR = Path(__file__).with_name("player")
@@ -164,7 +165,10 @@ def _crossword_facts(puzzle: Puzzle) -> list[tuple[str, str]]:
             ("Size", f"{puzzle['width']}×{puzzle['height']}"),
             ("Lights", lights),
             # Word scores run 0–100, higher for commoner words: a higher mean is an easier fill.
-            ("Fill score", f"{float(puzzle.get('fill_score', 0.0)):.1f}")]
+            ("Fill score", f"{float(puzzle.get('fill_score', 0.0)):.1f}"),
+            # The level asked and the estimate: familiarity is the answers' mean score, and indirect clues
+            # (synonyms, blanks, opposites) are harder than definitions.
+            ("Difficulty", difficulty_text(puzzle))]
 
 
 def _slider_facts(puzzle: Puzzle) -> list[tuple[str, str]]:

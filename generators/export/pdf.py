@@ -48,6 +48,7 @@ from generators.export import (
     Puzzle,
     author,
     credit_line,
+    difficulty_text,
     enumeration_digits,
     glued_edges,
     is_band,
@@ -265,7 +266,7 @@ def _subtitle(puzzle: Puzzle) -> str:
     parts = [name[:1].upper() + name[1:], f"{puzzle['width']}×{puzzle['height']}", f"{len(entries)} clues"]
     if any(glued_edges(puzzle)):
         parts.append(f"{sum(1 for e in entries if e.get('seam_crossings'))} across the seam")
-    return " · ".join(parts)
+    return " · ".join(parts + ([difficulty_text(puzzle)] if difficulty_text(puzzle) else []))
 
 
 def _note_lines(sheet: Sheet, puzzle: Puzzle) -> tuple[list[str], float]:
