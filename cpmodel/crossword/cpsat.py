@@ -56,7 +56,7 @@ MAX_WORKERS = 256
 # `words` list, CP-SAT's default presolve had not finished after 60 s (19-25 s
 # of CPU on a loaded machine), spent in probing, symmetry detection, repeated
 # presolve rounds and compressing tuples into "any value" patterns, none of
-# which pays off on word tables. "light" skips them and the LP
+# which pays off on word tables. "light" (the default) skips them and the LP
 # relaxation, which is weak on tables: whole runs took 7.3-7.5 s of CPU
 # (with compression kept, 13-15 s). "off" skips presolve altogether (7.7-9.4
 # s); "full" is CP-SAT's own default.
@@ -69,11 +69,6 @@ PRESOLVES: dict[str, dict[str, object]] = {
     "off": {"cp_model_presolve": False, "linearization_level": 0},
     "full": {},
 }
-# "auto" is "off" under first-fail, which needs none of presolve's
-# deductions (on van Beek 15.01 and 19.01 whole runs took 0.6 times as long
-# without it: 11.6 s against 17.6 s, 14.8 s against 25.0 s, side by side at
-# load 20), and "light" when maximising.
-PRESOLVE_CHOICES = ("auto", *PRESOLVES)
 # Searches. "first-fail" branches on the letter of the cell with the fewest
 # letters left, alphabet order, with CP-SAT's fixed search and no SAT
 # inprocessing between restarts: CP-SAT's own search on these models makes
@@ -129,7 +124,7 @@ class CpSatFillSolver(SolverBase):
     `workers` is CP-SAT's `num_workers` (1 keeps runs deterministic for a
     seed); `maximize` asks for the fill of highest total word score instead of
     the first fill; `prepass` is "ac3" (arc consistency before modelling) or
-    "none" (only the unary filters); `presolve` picks one of `PRESOLVES` or "auto";
+    "none" (only the unary filters); `presolve` picks one of `PRESOLVES`;
     `search` one of `SEARCHES`.
     """
 
@@ -138,7 +133,7 @@ class CpSatFillSolver(SolverBase):
     workers: int = option(1, minimum=1, maximum=MAX_WORKERS, help="CP-SAT search workers")
     maximize: bool = option(False, help="the fill of highest total word score")
     prepass: str = option("ac3", choices=PREPASSES, help="arc consistency before modelling, or none")
-    presolve: str = option("auto", choices=PRESOLVE_CHOICES, help="CP-SAT presolve level")
+    presolve: str = option("light", choices=PRESOLVES, help="CP-SAT presolve level")
     search: str = option("auto", choices=SEARCHES, help="first-fail on letters, CP-SAT's own, or auto")
     # CP-SAT's deterministic time: a budget that is the same on every
     # machine (the pack generator uses it so that its output does not
@@ -214,8 +209,7 @@ class CpSatFillSolver(SolverBase):
 
     def _cp_solver(self, seed: int, time_limit: float | None) -> cp_model.CpSolver:
         solver = cpsat_solver(seed, self.workers)
-        presolve = self.presolve if self.presolve != "auto" else "off" if self._first_fail else "light"
-        for key, value in PRESOLVES[presolve].items():
+        for key, value in PRESOLVES[self.presolve].items():
             setattr(solver.parameters, key, value)
         if self._first_fail:
             solver.parameters.search_branching = cp_model.FIXED_SEARCH

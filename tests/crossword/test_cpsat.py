@@ -247,7 +247,7 @@ def test_registry_builds_variants() -> None:
     assert (solver.name, solver.workers, solver.maximize, solver.prepass) == ("cpsat", 2, True, "none")
 
 
-@pytest.mark.parametrize("presolve", ["auto", "light", "off", "full"])
+@pytest.mark.parametrize("presolve", ["light", "off", "full"])
 def test_presolve_settings_agree(presolve: str) -> None:
     assert solve(problem(["..", ".."], ["AB", "CD", "AC", "BD"]), presolve=presolve).status is Status.SOLVED
     assert solve(problem(["...", "..."], ["ABCDEF", "AD", "BE", "CG"], "mobius"), presolve=presolve,
