@@ -13,15 +13,16 @@ expanding large tables in presolve: the unary filters (length, minimum
 score, excluded words, prefilled letters) always, and with ``prepass="ac3"`` arc consistency over the
 crossings, which also proves many grids UNSAT before CP-SAT starts. Both
 filters are the project's one pre-pass (`propagation.candidate_words`), which
-the reference solver starts from too. Counters
+the reference solver starts from too. A plain fill searches first-fail on the
+letters (CP-SAT's fixed search; `SEARCHES` says why); a maximising one leaves
+the search to CP-SAT. Counters
 (table rows before and after, pre-pass, build and presolve times, conflicts,
 branches, CP-SAT's deterministic time, the objective) go into
 `SolveResult.stats`. A time limit bounds the whole solve: the pre-pass and
 the model building look at the clock as they go, and CP-SAT (presolve
 included) gets what is left.
 
-Leaves out: search heuristics of its own (CP-SAT searches), the backtracking
-search of `reference.py`, arc consistency (`propagation.py`) and checking
+Leaves out: the backtracking search of `reference.py`, arc consistency (`propagation.py`) and checking
 fills (`verify.py`).
 """
 
@@ -52,16 +53,27 @@ PREPASSES = ("ac3", "none")
 MAX_WORKERS = 256
 # CP-SAT parameter sets for its presolve. Expanding the tables dominates the
 # run time of fill models, and probing, symmetry detection, repeated presolve
-# rounds, compressing tuples and the LP relaxation do not pay off on word
-# tables: "light" (the default) skips them, "off" skips presolve altogether,
-# "full" is CP-SAT's own default (figures: benchmarks/RESULTS.md, "Figures
-# behind constants").
+# rounds, compressing tuples, the LP relaxation and the search for big
+# linear overlaps do not pay off on word tables: "light" (the default) skips
+# them, "off" skips presolve altogether, "full" is CP-SAT's own default
+# (figures: benchmarks/RESULTS.md, "Figures behind constants" and "CP-SAT
+# fills: first-fail on the letters").
 PRESOLVES: dict[str, dict[str, object]] = {
     "light": {"cp_model_probing_level": 0, "symmetry_level": 0, "max_presolve_iterations": 1,
-              "table_compression_level": 0, "linearization_level": 0},
+              "table_compression_level": 0, "linearization_level": 0, "find_big_linear_overlap": False},
     "off": {"cp_model_presolve": False, "linearization_level": 0},
     "full": {},
 }
+# Searches. "first-fail" branches on the letter of the cell with the fewest
+# letters left, alphabet order, with CP-SAT's fixed search and no SAT
+# inprocessing between restarts: CP-SAT's own search on these models makes
+# thousands of decisions that each rule out one word (a 5x5 van Beek grid:
+# 15,100 branches, 52 conflicts, 2.9 units of deterministic time, where
+# first-fail takes 308 branches and 0.1), and its inprocessing re-probes the
+# expanded tables at every restart. "cpsat" is CP-SAT's own; "auto" is
+# first-fail for a plain fill and CP-SAT's own when maximising, where its
+# objective-guided search and LNS are what find better fills.
+SEARCHES = ("auto", "first-fail", "cpsat")
 # CP-SAT stops by itself at its time limit in most phases; the child process
 # running it is killed only if it is still going this long after.
 DEADLINE_GRACE_S = 0.05
@@ -107,7 +119,8 @@ class CpSatFillSolver(SolverBase):
     `workers` is CP-SAT's `num_workers` (1 keeps runs deterministic for a
     seed); `maximize` asks for the fill of highest total word score instead of
     the first fill; `prepass` is "ac3" (arc consistency before modelling) or
-    "none" (only the unary filters); `presolve` picks one of `PRESOLVES`.
+    "none" (only the unary filters); `presolve` picks one of `PRESOLVES`;
+    `search` one of `SEARCHES`.
     """
 
     name: ClassVar[str] = "cpsat"
@@ -116,6 +129,7 @@ class CpSatFillSolver(SolverBase):
     maximize: bool = option(False, help="the fill of highest total word score")
     prepass: str = option("ac3", choices=PREPASSES, help="arc consistency before modelling, or none")
     presolve: str = option("light", choices=PRESOLVES, help="CP-SAT presolve level")
+    search: str = option("auto", choices=SEARCHES, help="first-fail on letters, CP-SAT's own, or auto")
     # CP-SAT's deterministic time: a budget that is the same on every
     # machine (the pack generator uses it so that its output does not
     # depend on the machine's speed); None = no such budget.
@@ -156,6 +170,8 @@ class CpSatFillSolver(SolverBase):
             return self._result(Status.TIMEOUT, None, start, stats)
         if hint:
             _add_hint(model, letter_vars, domains.cell_index, hint)
+        if self._first_fail:
+            model.add_decision_strategy(letter_vars, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
         stats["build_s"] = time.perf_counter() - build_start
 
         # Solve, within what is left of the time limit, in a child process
@@ -182,10 +198,17 @@ class CpSatFillSolver(SolverBase):
                 optimal: bool | None = None) -> SolveResult:
         return SolveResult(status, fill, self.name, time.perf_counter() - start, stats, optimal=optimal)
 
+    @property
+    def _first_fail(self) -> bool:
+        return self.search == "first-fail" or (self.search == "auto" and not self.maximize)
+
     def _cp_solver(self, seed: int, time_limit: float | None) -> cp_model.CpSolver:
         solver = cpsat_solver(seed, self.workers)
         for key, value in PRESOLVES[self.presolve].items():
             setattr(solver.parameters, key, value)
+        if self._first_fail:
+            solver.parameters.search_branching = cp_model.FIXED_SEARCH
+            solver.parameters.use_sat_inprocessing = False
         if self.deterministic_time is not None:
             solver.parameters.max_deterministic_time = self.deterministic_time
         if time_limit is not None:
@@ -293,7 +316,7 @@ def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
                                                 f"score_{light.label}"))
             columns.append(score_vars[-1])
             rows = np.hstack([rows, table.scores[:, None]])
-        model.add_allowed_assignments(columns, rows.tolist())
+        _add_table(model, columns, rows)
         check_deadline(deadline)
     # Constraints: no word twice.
     if not problem.rules.allow_repeats:
@@ -305,6 +328,15 @@ def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
     if maximize:
         model.maximize(sum(score_vars))
     return model, letter_vars
+
+
+def _add_table(model: cp_model.CpModel, columns: list[cp_model.IntVar], rows: np.ndarray) -> None:
+    """`add_allowed_assignments`, written into the model's proto at once: the
+    method takes the rows one Python list at a time (a second for 400,000
+    rows, a tenth of that here)."""
+    table = model.proto.constraints.add().table
+    table.vars.extend(var.index for var in columns)
+    table.values.extend(rows.ravel().tolist())
 
 
 def _may_repeat(lights: tuple[Light, ...], tables: list[Table]) -> Iterable[tuple[int, int]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cpmodel.crossword.cpsat import CpSatFillSolver
+from cpmodel.crossword.cpsat import SEARCHES, CpSatFillSolver
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
@@ -174,9 +174,9 @@ def test_matches_brute_force(surface: str, rows: list[str], seed: int) -> None:
     lengths = {light.length for light in problem(rows, ["A"], surface).lights.lights}
     prob = problem(rows, random_words(rng, lengths, 6, "ABC"), surface)
     expected = next(all_fills(prob), None) is not None
-    for prepass in PREPASSES:
-        result = solve(prob, prepass=prepass, workers=1)
-        assert result.status is (Status.SOLVED if expected else Status.UNSAT), (surface, seed, prepass)
+    for prepass, search in itertools.product(PREPASSES, SEARCHES):
+        result = solve(prob, prepass=prepass, search=search, workers=1)
+        assert result.status is (Status.SOLVED if expected else Status.UNSAT), (surface, seed, prepass, search)
 
 
 def test_brute_force_cases_cover_sat_and_unsat() -> None:
@@ -253,7 +253,8 @@ def test_presolve_settings_agree(presolve: str) -> None:
                  prepass="none").status is Status.UNSAT
 
 
-@pytest.mark.parametrize("options", [{"workers": 0}, {"prepass": "ac4"}, {"presolve": "heavy"}])
+@pytest.mark.parametrize("options", [{"workers": 0}, {"prepass": "ac4"}, {"presolve": "heavy"},
+                                     {"search": "dfs"}])
 def test_bad_options(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         CpSatFillSolver(**options)

@@ -14,7 +14,7 @@ from cpmodel.solver import Status, get_solver
 from cpmodel.surface import SURFACES
 from dictionaries import from_words, load
 
-SOLVERS = ("reference", "reference:select=domwdeg,inference=fc", "cpsat", "cpsat:prepass=none")
+SOLVERS = ("reference", "reference:select=domwdeg,inference=fc", "cpsat", "cpsat:prepass=none", "cpsat:search=cpsat")
 TIME_LIMIT = 20.0
 
 
