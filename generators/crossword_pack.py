@@ -45,8 +45,9 @@ from generators.pattern_check import check_pattern
 from generators.patterns import DEFAULT_DENSITY, PatternSpec
 from generators.polish import polish, repair
 from generators.puzzles import Credits, crossword_puzzle, surface_title
-from generators.quality import puzzle_quality
+from generators.quality import puzzle_quality, worst_answer_agrees
 from generators.word_policy import share_bonus
+from generators.worst_answer import WorstAnswer, floored, raise_worst
 
 # Fill budgets that are the same on every machine, so that which attempts
 # fail — and so the pack's bytes — never depend on the machine's speed or
@@ -71,6 +72,9 @@ FILL_CHOICES = 8
 # CP-SAT deterministic seconds of polish per puzzle by default: twenty
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
+# Reference-solver backtracks per puzzle spent raising its worst answer
+# (`worst_answer.py`) before the polish: one probe of `PROBE_BACKTRACKS`.
+DEFAULT_WORST = 600
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.
@@ -128,6 +132,7 @@ class CrosswordPackSpec:
     min_seam_lights: int | None = None
     max_three_share: float = DEFAULT_THREE_SHARE
     polish: float = DEFAULT_POLISH  # CP-SAT deterministic seconds per puzzle; 0 = no polish
+    worst: int = DEFAULT_WORST  # backtracks per puzzle raising its worst answer; 0 = none
     # Clues on: every entry gets one from the embedded bank (or extra_clues,
     # the lines of --clues FILE, which replace a word's embedded clues), and
     # the fill uses only words with a clue. Off (--no-clues): any word, no clue.
@@ -183,7 +188,7 @@ class CrosswordPackSpec:
                 "allow_repeats": self.allow_repeats, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.pattern_spec().symmetry, "max_seam_crossings": self.max_seam_crossings,
                 "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
-                "max_three_share": self.max_three_share, "polish": self.polish,
+                "max_three_share": self.max_three_share, "polish": self.polish, "worst": self.worst,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
                 "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
                 **self._american_parameters()}
@@ -272,19 +277,25 @@ class CrosswordPackSpec:
         penalties = {**_share_bonus(self, job.share), **job.penalties}  # an earlier use outweighs the share
         problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
         mended = self._mend(problem, job)
-        if mended is not None:
-            fill, stats = mended
-        else:
-            fill, stats = self._fill(problem, job)
-            if self.polish > 0:
-                polished = polish(problem, fill, budget=self.polish, seed=job.fill_seed)
-                fill = polished.fill
-                stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
-                             score_before_polish=polished.score_before, score_after_polish=polished.score_after)
+        raised: WorstAnswer | None = None
+        fill, stats = mended if mended is not None else self._fill(problem, job)
+        if self.worst > 0:
+            raised = raise_worst(problem, fill, budget=self.worst, seed=job.fill_seed)
+            fill = raised.fill
+            stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
+                         worst_score_before=raised.score_before)
+        if mended is None and self.polish > 0:
+            kept = floored(problem, raised.score) if raised else problem  # the polish keeps the floor
+            polished = polish(kept, fill, budget=self.polish, seed=job.fill_seed)
+            fill = polished.fill
+            stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
+                         score_before_polish=polished.score_before, score_after_polish=polished.score_after)
         puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
                                   stats=stats, seed=job.fill_seed, clues=self.clue_bank(),
                                   credits=self.credits)
         puzzle["rejected"] = avoid.attempt
+        if raised is not None:
+            puzzle["worst_answer"] = raised.record(problem, fill)
         puzzle["quality"] = puzzle_quality(puzzle)
         return puzzle
 
@@ -340,6 +351,8 @@ class CrosswordPackSpec:
             problems.append("the entries listed do not match the grid's lights and letters")
         elif puzzle.get("quality") != puzzle_quality(puzzle):
             problems.append("the quality figures do not match the entries")
+        elif not worst_answer_agrees(puzzle):
+            problems.append("the worst answer recorded does not match the entries or its bound")
         return problems
 
 
