@@ -5,8 +5,9 @@ its plan (`crossword_plan.CrosswordPlan`: patterns, repeat policy, what each
 job may use) and its job: fill the pattern the plan gives with a registered
 solver (the reference solver with a seeded choice among the best words, so
 one grid yields many fills; the words the plan bars excluded; its soft
-preferences as penalties), polish the fill with CP-SAT (`polish.py`), and
-build the puzzle JSON with its quality report. A job that finds no fill
+preferences as penalties), raise its worst answer (`worst_answer.py`,
+recorded under `worst_answer`), polish the fill with CP-SAT (`polish.py`)
+keeping that floor, and build the puzzle JSON with its quality report. A job that finds no fill
 within its deterministic budget raises `PuzzleFailed` and the plan gives the
 next attempt another grid; a job given a fill refused for answers taken
 meanwhile mends it instead (`polish.repair`) and fills afresh only if that
