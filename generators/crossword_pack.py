@@ -279,18 +279,21 @@ class CrosswordPackSpec:
         problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
         mended = self._mend(problem, job)
         raised: WorstAnswer | None = None
-        fill, stats = mended if mended is not None else self._fill(problem, job)
-        if self.worst > 0:
-            raised = raise_worst(problem, fill, budget=self.worst, seed=job.fill_seed)
-            fill = raised.fill
-            stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
-                         worst_score_before=raised.score_before)
-        if mended is None and self.polish > 0:
-            kept = floored(problem, raised.score) if raised else problem  # the polish keeps the floor
-            polished = polish(kept, fill, budget=self.polish, seed=job.fill_seed)
-            fill = polished.fill
-            stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
-                         score_before_polish=polished.score_before, score_after_polish=polished.score_after)
+        if mended is not None:  # a mended fill keeps every answer it need not change
+            fill, stats = mended
+        else:
+            fill, stats = self._fill(problem, job)
+            if self.worst > 0:
+                raised = raise_worst(problem, fill, budget=self.worst, seed=job.fill_seed)
+                fill = raised.fill
+                stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
+                             worst_score_before=raised.score_before)
+            if self.polish > 0:
+                kept = floored(problem, raised.score) if raised else problem  # the polish keeps the floor
+                polished = polish(kept, fill, budget=self.polish, seed=job.fill_seed)
+                fill = polished.fill
+                stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
+                             score_before_polish=polished.score_before, score_after_polish=polished.score_after)
         puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
                                   stats=stats, seed=job.fill_seed, clues=self.clue_bank(),
                                   credits=self.credits)
