@@ -102,7 +102,7 @@ def raise_worst(problem: FillProblem, fill: Fill, *, budget: int, seed: int) -> 
             search_cap = threshold
             if result.status is Status.UNSAT:
                 cap = threshold
-    return WorstAnswer(best, answer, score, before, max(score, min(cap - 1, TOP_SCORE)), probes, spent)
+    return WorstAnswer(best, answer, score, before, cap - 1, probes, spent)
 
 
 def _next_threshold(floor: int, search_cap: int, *, climbing: bool) -> int:
