@@ -6,10 +6,12 @@ job may use) and its job: fill the pattern the plan gives with a registered
 solver (the reference solver with a seeded choice among the best words, so
 one grid yields many fills; the words the plan bars excluded; its soft
 preferences as penalties, and the `--difficulty` level's added to them),
-polish the fill with CP-SAT (`polish.py`), and build the puzzle JSON with
-its quality report and difficulty estimate, its clues chosen at the level
-(`difficulty.py`; an easy pack's words also keep to the level's floor). A
-job that finds no fill within its deterministic budget raises `PuzzleFailed` and the plan gives the
+raise its worst answer (`worst_answer.py`, recorded under `worst_answer`),
+polish the fill with CP-SAT (`polish.py`) keeping that floor, and build the
+puzzle JSON with its quality report and difficulty estimate, its clues
+chosen at the level (`difficulty.py`; an easy pack's words also keep to the
+level's floor). A job that finds no fill within its deterministic budget
+raises `PuzzleFailed` and the plan gives the
 next attempt another grid; a job given a fill refused for answers taken
 meanwhile mends it instead (`polish.repair`) and fills afresh only if that
 fails. Also the independent re-check of a finished
@@ -49,8 +51,9 @@ from generators.pattern_check import check_pattern
 from generators.patterns import DEFAULT_DENSITY, PatternSpec
 from generators.polish import polish, repair
 from generators.puzzles import Credits, crossword_puzzle, surface_title
-from generators.quality import puzzle_quality
+from generators.quality import puzzle_quality, worst_answer_agrees
 from generators.word_policy import share_bonus
+from generators.worst_answer import WorstAnswer, floored, raise_worst
 
 # Fill budgets that are the same on every machine, so that which attempts
 # fail — and so the pack's bytes — never depend on the machine's speed or
@@ -75,6 +78,9 @@ FILL_CHOICES = 8
 # CP-SAT deterministic seconds of polish per puzzle by default: twenty
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
+# Reference-solver backtracks per puzzle spent raising its worst answer
+# (`worst_answer.py`) before the polish: one probe of `PROBE_BACKTRACKS`.
+DEFAULT_WORST = 600
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.
@@ -132,6 +138,7 @@ class CrosswordPackSpec:
     min_seam_lights: int | None = None
     max_three_share: float = DEFAULT_THREE_SHARE
     polish: float = DEFAULT_POLISH  # CP-SAT deterministic seconds per puzzle; 0 = no polish
+    worst: int = DEFAULT_WORST  # backtracks per puzzle raising its worst answer; 0 = none
     # Clues on: every entry gets one from the embedded bank (or extra_clues,
     # the lines of --clues FILE, which replace a word's embedded clues), and
     # the fill uses only words with a clue. Off (--no-clues): any word, no clue.
@@ -189,7 +196,7 @@ class CrosswordPackSpec:
                 "allow_repeats": self.allow_repeats, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.pattern_spec().symmetry, "max_seam_crossings": self.max_seam_crossings,
                 "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
-                "max_three_share": self.max_three_share, "polish": self.polish,
+                "max_three_share": self.max_three_share, "polish": self.polish, "worst": self.worst,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
                 "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
                 **self._american_parameters(),
@@ -291,12 +298,19 @@ class CrosswordPackSpec:
         penalties = add_penalties(penalties, _answer_penalties(self))  # the level's preference adds to both
         problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
         mended = self._mend(problem, job)
-        if mended is not None:
+        raised: WorstAnswer | None = None
+        if mended is not None:  # a mended fill keeps every answer it need not change
             fill, stats = mended
         else:
             fill, stats = self._fill(problem, job)
+            if self.worst > 0:
+                raised = raise_worst(problem, fill, budget=self.worst, seed=job.fill_seed)
+                fill = raised.fill
+                stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
+                             worst_score_before=raised.score_before)
             if self.polish > 0:
-                polished = polish(problem, fill, budget=self.polish, seed=job.fill_seed)
+                kept = floored(problem, raised.score) if raised else problem  # the polish keeps the floor
+                polished = polish(kept, fill, budget=self.polish, seed=job.fill_seed)
                 fill = polished.fill
                 stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
                              score_before_polish=polished.score_before, score_after_polish=polished.score_after)
@@ -306,6 +320,8 @@ class CrosswordPackSpec:
                                   clues=LevelledClues(bank, self.level) if bank is not None else None,
                                   credits=self.credits)
         puzzle["rejected"] = avoid.attempt
+        if raised is not None:
+            puzzle["worst_answer"] = raised.record(problem, fill)
         puzzle["quality"] = puzzle_quality(puzzle)
         puzzle["difficulty"] = puzzle_difficulty(puzzle["entries"], self.difficulty)
         return puzzle
@@ -364,6 +380,8 @@ class CrosswordPackSpec:
             problems.append("the quality figures do not match the entries")
         elif puzzle.get("difficulty") != puzzle_difficulty(puzzle["entries"], self.difficulty):
             problems.append(f"the difficulty figures do not match the entries and the level {self.difficulty}")
+        elif not worst_answer_agrees(puzzle):
+            problems.append("the worst answer recorded does not match the entries or its bound")
         return problems
 
 

@@ -6,9 +6,12 @@ three-letter entries, lights across a seam (on a surface that has one:
 a plane puzzle has no seam to count), the lowest-scored entry — all read
 from the puzzle's own entries, so anyone can recompute them;
 `pack_quality(puzzles)`, the same summed over a pack for the manifest (with
-each puzzle's lowest-scored entry, its worst answer, by puzzle id, and per
-difficulty level the answers' familiarity and the clue-kind mix, from
-`difficulty.pack_difficulty`); and `summary_line`, the line `mobius pack
+each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
+median, how many puzzles carry a `worst_answer` record — the bound
+`worst_answer.py` proved — and how many of those are proven optimal, and
+per difficulty level the answers' familiarity and the clue-kind mix, from
+`difficulty.pack_difficulty`); `worst_answer_agrees`, the check of that
+record against the entries; and `summary_line`, the line `mobius pack
 crossword` prints at the end (with `difficulty_line`, the levels' line).
 
 Leaves out: the rules a puzzle must keep (the pattern checker and the
@@ -18,6 +21,7 @@ counted here).
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -70,7 +74,29 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         # each puzzle's worst answer, by puzzle id, read from its own entries
         "lowest_by_puzzle": {p["id"]: lowest_entry(p["entries"]) for p in puzzles},
         "difficulty": pack_difficulty(puzzles),
+        **_worst_answers(puzzles),
     }
+
+
+def _worst_answers(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The median worst answer's score and, over the puzzles whose worst answer
+    was raised (`worst_answer` in the puzzle), how many are proven optimal."""
+    lowest = [lowest_entry(p["entries"]) for p in puzzles if p["entries"]]
+    raised = [p["worst_answer"] for p in puzzles if "worst_answer" in p]
+    return {"lowest_median": statistics.median(e["score"] for e in lowest) if lowest else 0,
+            "worst_answer_raised": len(raised),
+            "worst_answer_optimal": sum(1 for r in raised if r["optimal"])}
+
+
+def worst_answer_agrees(puzzle: Mapping[str, Any]) -> bool:
+    """A puzzle's `worst_answer` record (if any) names its lowest-scored entry,
+    a bound no lower than its score, and is optimal exactly when they meet."""
+    record = puzzle.get("worst_answer")
+    if record is None:
+        return True
+    lowest = lowest_entry(puzzle["entries"]) or {}
+    return (record["answer"], record["score"]) == (lowest.get("answer"), lowest.get("score")) \
+        and record["bound"] >= record["score"] and record["optimal"] == (record["bound"] == record["score"])
 
 
 def summary_line(quality: Mapping[str, Any]) -> str:
@@ -80,7 +106,16 @@ def summary_line(quality: Mapping[str, Any]) -> str:
     return (f"quality: {quality['puzzles']} puzzles, {quality['entries']} entries "
             f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, mean score "
             f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "
-            f"{seams}lowest {lowest['answer']} ({lowest['score']})")
+            f"{seams}lowest {lowest['answer']} ({lowest['score']}){_raised(quality)}")
+
+
+def _raised(quality: Mapping[str, Any]) -> str:
+    """The summary's words on raised worst answers, if the pack raised any."""
+    raised = quality.get("worst_answer_raised")
+    if not raised:
+        return ""
+    return (f", worst answer median {quality['lowest_median']:g}, "
+            f"proven optimal in {quality['worst_answer_optimal']}/{raised}")
 
 
 def difficulty_line(quality: Mapping[str, Any]) -> str:

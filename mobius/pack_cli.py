@@ -218,6 +218,10 @@ def crossword_command(
         "--polish", min=0.0, max=MAX_TIME_LIMIT_S, callback=finite,
         help="CP-SAT deterministic seconds per puzzle to improve its fill (default: about twenty "
              "neighbourhoods); 0 for none.")] = None,
+    worst: Annotated[Optional[int], typer.Option(
+        "--worst", min=0, max=10_000_000,
+        help="Backtracks per puzzle spent raising its lowest-scored answer, proving the best where they "
+             "suffice (default 600); 0 for none.")] = None,
     symmetry: Annotated[Optional[str], typer.Option(
         "--symmetry", help="Block symmetry of the unfolded rectangle: none, rot180 or mirror (far fewer grids); "
                            "default rot180 on the plane, none elsewhere.")] = None,
@@ -258,7 +262,7 @@ def crossword_command(
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              credits=Credits(title, author, copyright),
-                             **_given(polish=polish, symmetry=symmetry, max_words=max_words, time_limit=time_limit))
+                             **_given(polish=polish, worst=worst, symmetry=symmetry, max_words=max_words, time_limit=time_limit))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     given = {"--clues": clues, "--ban": ban, "--allow": allow}
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow),
