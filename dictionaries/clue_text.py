@@ -89,6 +89,9 @@ _SPACES = re.compile(r"\s+")
 _MISSING_SPACE = re.compile(r",(?=[A-Za-z])")
 _DOUBLED = re.compile(r"\b(to|or|and|of|a|an|the|in|on|for) \1\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+# WordNet glosses a slang word by its whole synset ("informal terms for a
+# policeman"); the clue is for one word of it: "Informal term for a policeman".
+_TERMS_FOR = re.compile(r"^((?:[A-Za-z-]+ ){0,2})(term|name|word)s for\b", re.IGNORECASE)
 # Examples with digits, symbols, WordNet's `quotes' or several clauses make poor blanks.
 _PLAIN_EXAMPLE = re.compile(r"[A-Za-z][A-Za-z ,'!?.\-]*")
 
@@ -111,6 +114,7 @@ def clean_definition(definition: str) -> str:
     # unlike an example sentence, never needs one ("reined in in front").
     text = _DOUBLED.sub(r"\1", text)
     text = re.sub(r"^(a|an) ", "", text, flags=re.IGNORECASE)
+    text = _TERMS_FOR.sub(r"\1\2 for", text)
     words = text.split()
     if len(words) > 2 and words[0].lower() in HEDGES and not words[1].endswith("ed"):
         text = " ".join(words[1:])  # "usually large hard-shelled seed": the hedge goes, the definition stays
@@ -252,6 +256,8 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
         w.endswith("ing") and i + 1 < len(words) and (_opens_a_participle_clause(w, words[i + 1])
                                                       or not known(w, "n") and _is_verb_form(w))))]
     for end in [*stops, len(words)]:
+        if _modifies_a_later_noun(words, end, known):
+            continue  # "marine or freshwater | fishes": the head comes after the coordination
         at = end - 1
         # An adjective may follow its noun ("person responsible for"): step back over it.
         # ... or one that takes "to" ("vine native to China": native is no head here).
@@ -271,7 +277,7 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
         out = [*words[:at], plural + words[at][len(head):]]
         rest = words[at + 1:]
         if at == end - 1 and len(rest) >= 2 and rest[0] in ("or", "and") and _plain(rest[1]) \
-                and known(_plain(rest[1]), "n") and (len(rest) == 2 or rest[2] in POST_MODIFIERS):
+                and known(_plain(rest[1]), "n") and (len(rest) == 2 or not _is_noun(rest[2], known)):
             out += [rest[0], inflect(_plain(rest[1]), PLURAL) or rest[1]]  # "girl or woman" -> "girls or women"
             rest = rest[2:]
         if rest and rest[0] in RELATIVES:
@@ -286,6 +292,19 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
                 return None
         return " ".join([*out, *rest]).rstrip(",")
     return None
+
+
+def _is_noun(word: str, known: Known) -> bool:
+    """Is `word` (a plain lower-case word) a noun or the plural of one?"""
+    plain = _plain(word)
+    return bool(plain) and (known(plain, "n") or any(known(lemma, "n") for lemma in getAllLemmas(plain).get("NOUN", ())))
+
+
+def _modifies_a_later_noun(words: list[str], end: int, known: Known) -> bool:
+    """Does the coordination at `end` join modifiers of a noun after it ("marine or freshwater
+    fishes", "bodily or mental state"), so that the word before it is no head?"""
+    return (end + 2 < len(words) and words[end] in ("or", "and") and _plain(words[end + 1]) != ""
+            and not words[end + 1].endswith(",") and _is_noun(words[end + 2], known))
 
 
 def _plain(word: str) -> str:
@@ -366,14 +385,23 @@ def antonym_clue(form: str) -> str | None:
     return text if len(text) <= MAX_CLUE_CHARS else None
 
 
-def blank_clue(example: str, answer_text: str) -> str | None:
-    """The example with the answer (exactly one whole-word occurrence) replaced by a blank."""
+# A fill-in-the-blank reads one way only in a short sentence ("For ___ the bell
+# tolls"); a long one leaves room for other words ("the alien people from ___ the
+# enemy emerges"), and a function word fits many blanks, so it gets shorter ones.
+MAX_BLANK_WORDS, MAX_FUNCTION_BLANK_WORDS = 10, 7
+
+
+def blank_clue(example: str, answer_text: str, max_words: int | None = MAX_BLANK_WORDS) -> str | None:
+    """The example with the answer (exactly one whole-word occurrence) replaced by a blank;
+    None if it has more than `max_words` words (None: any number)."""
     pattern = re.compile(rf"(?<![A-Za-z']){re.escape(answer_text)}(?![A-Za-z'])", re.IGNORECASE)
     if not _PLAIN_EXAMPLE.fullmatch(example) or len(pattern.findall(example)) != 1:
         return None
     text = pattern.sub("___", example).strip().rstrip(".;,").replace("--", " — ")
     text = _SPACES.sub(" ", text)
-    if len(text.split()) < 3 or len(text) > MAX_CLUE_CHARS or not is_whole(text.replace("___", "x")):
+    words = len(text.split())
+    if words < 3 or (max_words is not None and words > max_words) or len(text) > MAX_CLUE_CHARS \
+            or not is_whole(text.replace("___", "x")):
         return None
     return capitalise(text)
 
@@ -384,6 +412,13 @@ def blank_clue(example: str, answer_text: str) -> str | None:
 # part of it) is a part of it (ICECREAM: cream); stems keep MIN_STEM letters.
 MIN_PART = 4
 MIN_STEM = 4
+# A clue word of CLIPPING letters the answer opens with is a clipping or a
+# compound's part (VETERINARY: vet, CAPFUL: cap, SEAWAY: sea), unless it is a
+# function word that opens answers by chance (FORAGE: for, THEREOF: the).
+CLIPPING = 3
+CLIPPED = "is a clipping or first part of the answer"
+CHANCE_OPENERS = DANGLING | ENDS_NOTHING | frozenset("not yet per via all out off own how why can may has had you "
+                                                     "our one two six ten".split())
 # A clue word sharing its first letters with the answer over this share of
 # the shorter word is of its family (GONDOLIER: gondola, CONFIDE: confer).
 SHARED_PREFIX = 0.6
@@ -417,23 +452,31 @@ class Family:
         self.forms = {_key(f) for m in self.members for f in _inflections(m.lower())} | self.members
 
     def gives_away(self, clue: str) -> bool:
-        """Does a word of `clue` belong to the family, hold the answer or a lemma of it, is it (or
-        one of its lemmas) a part of the answer, do the two share a derivational stem or a long
-        prefix (SHARED_PREFIX), or do neighbouring clue words spell the answer ("a new": ANEW)?"""
+        return self.giveaway(clue) is not None
+
+    def giveaway(self, clue: str) -> str | None:
+        """How `clue` gives the answer away, or None: neighbouring clue words spell it ("a new":
+        ANEW); a word holds it, is its other spelling or shares a long prefix with it
+        (SHARED_PREFIX); a word is a clipping of it (CLIPPING); a word or one of its lemmas
+        belongs to the family, is a part of the answer or shares a derivational stem with it."""
         words = _WORD.findall(clue)
         if _spelled_across(self.answer, [_key(w) for w in words]):
-            return True
+            return "spells the answer across its words"
         for word in words:
             if _long_common_prefix(self.answer, _key(word)):
-                return True
+                return f"'{word}' is the answer, its other spelling or shares its stem"
+            if is_clipping(self.answer, word):
+                return f"'{word}' {CLIPPED}"
             keys = {_key(lemma) for lemma in _lemmas(word.lower())} | {_key(word)}
-            if keys & self.forms or self.answer in _key(word):
-                return True
+            if self.answer in _key(word):
+                return f"'{word}' holds the answer"
+            if keys & self.forms:
+                return f"'{word}' is a word of the answer's family"
             if any(len(k) >= MIN_PART and (k in self.answer or any(m in k for m in self.parts)) for k in keys):
-                return True
+                return f"'{word}' is a part of the answer"
             if {derivational_stem(k) for k in keys} & self.stems:
-                return True
-        return False
+                return f"'{word}' shares the answer's stem"
+        return None
 
     @property
     def parts(self) -> set[str]:
@@ -442,6 +485,12 @@ class Family:
     @property
     def stems(self) -> set[str]:
         return {derivational_stem(m) for m in self.members}
+
+
+def is_clipping(answer: str, word: str) -> bool:
+    """Is the clue word a short clipping or first part of the answer (see CLIPPING)?"""
+    key = _key(word)
+    return len(key) == CLIPPING < len(answer) and answer.startswith(key) and word.lower() not in CHANCE_OPENERS
 
 
 def _spelled_across(answer: str, keys: list[str]) -> bool:
