@@ -41,11 +41,16 @@ class ClueRules:
 
 @lru_cache(maxsize=2)
 def clue_rules(spelling: str = DEFAULT_SPELLING) -> ClueRules:
-    return ClueRules(load("en", spelling=spelling), read_blocklist(), spelling)
+    return ClueRules(load("en", spelling=spelling), shipped_blocklist(), spelling)
 
 
 def clue_flags(answer: str, clue: str, rules: ClueRules) -> list[str]:
     """Every rule `clue` (for `answer`, A–Z) breaks, one short phrase each; [] if it keeps them all."""
+    return clue_text_flags(answer, clue, rules.blocked) + answer_flags(answer, rules)
+
+
+def clue_text_flags(answer: str, clue: str, blocked: Blocklist | None = None) -> list[str]:
+    """The rules of the clue's text alone (any word list): length, cut off, give-away, blocked term."""
     flags = []
     if len(clue) > MAX_CLUE_CHARS:
         flags.append(f"too long: {len(clue)} characters, over {MAX_CLUE_CHARS}")
@@ -54,11 +59,21 @@ def clue_flags(answer: str, clue: str, rules: ClueRules) -> list[str]:
     why = Family(answer, (), lambda _lemma: ()).giveaway(clue)
     if why is not None:
         flags.append(f"gives the answer away: {why}")
-    if clue_blocked(clue, rules.blocked):
+    if clue_blocked(clue, blocked or shipped_blocklist()):
         flags.append("uses a blocked term (the breakfast-test blocklist)")
-    if answer not in rules.words:
-        flags.append(f"answer {answer} is not in the en list ({rules.spelling} spelling)")
-    elif rules.words.score(answer) < rules.min_score:
-        flags.append(f"answer {answer} scores {rules.words.score(answer)}, under the packs' default "
-                     f"{rules.min_score}: a solver may not know it")
     return flags
+
+
+def answer_flags(answer: str, rules: ClueRules) -> list[str]:
+    """Is the answer a word a solver knows: in the `en` list, at the packs' default score or more?"""
+    if answer not in rules.words:
+        return [f"answer {answer} is not in the en list ({rules.spelling} spelling)"]
+    if rules.words.score(answer) < rules.min_score:
+        return [f"answer {answer} scores {rules.words.score(answer)}, under the packs' default "
+                f"{rules.min_score}: a solver may not know it"]
+    return []
+
+
+@lru_cache(maxsize=1)
+def shipped_blocklist() -> Blocklist:
+    return read_blocklist()

@@ -6,7 +6,8 @@ three-letter entries, lights across a seam (on a surface that has one:
 a plane puzzle has no seam to count), the lowest-scored entry — all read
 from the puzzle's own entries, so anyone can recompute them;
 `pack_quality(puzzles)`, the same summed over a pack for the manifest (with
-each puzzle's lowest-scored entry, its worst answer, by puzzle id); and
+each puzzle's lowest-scored entry, its worst answer, by puzzle id, and the
+clues `mobius clues check` would flag for their text); and
 `summary_line`, the one line `mobius pack crossword` prints at the end.
 
 Leaves out: the rules a puzzle must keep (the pattern checker and the
@@ -63,10 +64,18 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         **({"seam_lights_min": min(seams) if seams else 0,
             "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0} if seams or not puzzles else {}),
         "distinct_answers": len({e["answer"] for e in entries}),
+        # clues breaking a rule of `mobius clues check` (the text rules: any word list may fill)
+        "flagged_clues": _flagged_clues(entries),
         "lowest": lowest_entry(entries),
         # each puzzle's worst answer, by puzzle id, read from its own entries
         "lowest_by_puzzle": {p["id"]: lowest_entry(p["entries"]) for p in puzzles},
     }
+
+
+def _flagged_clues(entries: Sequence[Mapping[str, Any]]) -> int:
+    from dictionaries.clue_check import clue_text_flags
+
+    return sum(1 for e in entries if e["clue"].strip() and clue_text_flags(e["answer"], e["clue"]))
 
 
 def summary_line(quality: Mapping[str, Any]) -> str:

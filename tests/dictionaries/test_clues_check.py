@@ -77,3 +77,12 @@ def test_unreadable_input_is_one_line_and_exit_2(tmp_path: Path, content: str | 
     assert done.returncode == 2
     assert done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1 and str(path) in done.stderr
+
+
+def test_the_pack_report_counts_the_clues_the_check_flags() -> None:
+    from generators.quality import pack_quality
+
+    entries = [{"answer": answer, "clue": clue, "score": 50, "seam_crossings": 0}
+               for answer, clue in (("CAT", "House pet that purrs"), ("VETERINARY", "Vet"), ("RIVER", "Stream of the"),
+                                    ("DOG", ""))]
+    assert pack_quality([{"id": "0001", "surface": "plane", "entries": entries}])["flagged_clues"] == 2
