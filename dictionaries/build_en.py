@@ -260,7 +260,9 @@ def build_lexicon() -> Build:
         reason = _reason_to_drop(word, scowl, writer, blocked)
         if reason is None:
             # Hand-written clues first: they exist where WordNet's fall short.
-            found = [clue for clue in dict.fromkeys(project.get(word, []) + writer.clues(word))
+            # A function word's own clues are the project's: a blank for one reads many ways (SHE: "___ fell ill").
+            written = [] if word in project and not writer.sources(word) else writer.clues(word)
+            found = [clue for clue in dict.fromkeys(project.get(word, []) + written)
                      if not clue_blocked(clue, blocked)][:MAX_CLUES]
             if found:
                 kept[word], clues[word] = familiarity(word, scores[word], scowl), found

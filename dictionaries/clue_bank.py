@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from lemminflect import getAllInflections
+from lemminflect import getAllInflections, getAllLemmas
 
 from dictionaries.clue_text import (
     CLIPPED,
@@ -133,6 +133,11 @@ class Source:
     # False: a rarer inflection of the lemma (CACTI beside cactuses, COLA beside colons),
     # whose reading a solver reaches for only if the word has no other
     usual: bool = True
+
+
+def _inflects_another(lemma: str) -> bool:
+    """Is the one-word `lemma` an inflected form of another word (needs: need)?"""
+    return "_" not in lemma and any(base != lemma for bases in getAllLemmas(lemma).values() for base in bases)
 
 
 class ClueWriter:
@@ -349,7 +354,9 @@ class ClueWriter:
         counts = [self.wordnet.sense_count(lemma, key) for keys in self.wordnet.senses.get(lemma, {}).values()
                   for key in keys]
         top = max(counts, default=0)
-        if top == 0 or self.wordnet.sense_count(lemma, synset.key) * DOMINANT_SHARE >= top:
+        # A synonym WordNet never counted that is another word's inflection reads as that word
+        # ("needs" for INEVITABLY, an adverb only in "needs must").
+        if top == 0 and not _inflects_another(lemma) or top and self.wordnet.sense_count(lemma, synset.key) * DOMINANT_SHARE >= top:
             return True
         self.report[RULE_SYNONYM_SENSE] += 1
         return False

@@ -48,11 +48,12 @@ OPTIONAL_AFTER = ("especially", "esp.", "usually", "often", "typically", "chiefl
 # ("a sense | of danger", "the Sea | of Japan").
 CLAUSE_CUTS = ("who", "whose", "which", "that", "noted", "known", "best known", "famous", "remembered",
                "celebrated", "considered")
-# A gloss opening with one of these is a note on usage or classification
-# ("sometimes placed in subfamily Trilliaceae"), not a definition.
+# A gloss opening with one of these is a note on usage, classification or
+# range ("sometimes placed in subfamily Trilliaceae", "native to eastern
+# Asia"), not a definition.
 NOTE_OPENERS = frozenset({"sometimes", "usually", "often", "also", "especially", "formerly", "now", "esp.",
                           "used", "chiefly", "mainly", "typically", "plural", "genus", "family", "order",
-                          "primarily"})
+                          "primarily", "native"})
 CLAUSE_CUT_KEEPS = 3
 # A gloss may open with a hedge before its definition; one followed by a
 # participle is a usage note ("sometimes placed in subfamily…").
@@ -70,7 +71,7 @@ POST_MODIFIERS = frozenset("of in on at for from with by as into than that which
 # A participle followed by one of these opens a clause ("animal living | in", "plant lacking | a").
 CLAUSE_FOLLOWERS = POST_MODIFIERS | frozenset("a an the its their his her one some".split())
 # Definitions opening with these have no countable head to pluralise.
-NO_PLURAL_OPENERS = frozenset("any one anything anyone an a".split())
+NO_PLURAL_OPENERS = frozenset("any one anything anyone an a either neither each every".split())
 PLURAL_EXCEPTIONS = {"person": "people"}
 NUMBERS = frozenset("two three four five six seven eight nine ten twelve".split())
 # Openers whose plural is another word, and phrases with a plural of their own.
@@ -78,6 +79,7 @@ PLURAL_OPENERS = {"someone": "people", "somebody": "people", "something": "thing
 PLURAL_PHRASES = {"any of various": "various", "any of several": "several", "any of numerous": "numerous",
                   "any of a number of": "a number of", "any of many": "many"}
 RELATIVES = frozenset({"that", "which", "who"})
+DETERMINERS = frozenset("the a an its their his her this that these those".split())
 PLURAL_VERBS = {"is": "are", "has": "have", "was": "were", "does": "do"}
 # Inflection tags (Penn Treebank) of the answers the build clues.
 PLURAL, PAST, PARTICIPLE, GERUND, THIRD_PERSON, COMPARATIVE, SUPERLATIVE = (
@@ -108,6 +110,8 @@ def clean_definition(definition: str) -> str:
         # What follows a colon lists examples, unless what precedes it only sets
         # the scene ("in the Roman calendar: the 15th of March…").
         text = after if before.split()[0].lower() in SCENE_SETTERS else before
+        if not is_whole(text.strip(" ,;:-")):
+            return ""  # "states of matter distinguished from … by: low density…": the list was the definition
     text = _SPACES.sub(" ", _MISSING_SPACE.sub(", ", text)).strip(" ,;:-")
     # A doubled small word is a slip of WordNet's ("arrange or or coil") or an
     # aside's trace ("give an assignment to (a person) to a post"); a definition,
@@ -322,7 +326,20 @@ def _agree_plural(rest: list[str]) -> list[str]:
     if plural is None and verb.endswith("s") and verb.isalpha():
         lemmas = getAllLemmas(verb).get("VERB", ())
         plural = next((lemma for lemma in lemmas if lemma != verb), None)
-    return [rest[0], plural or verb, *rest[2:]]
+    return [rest[0], plural or verb, *_agree_coordinated(rest[2:])]
+
+
+def _agree_coordinated(rest: list[str]) -> list[str]:
+    """A second verb of the relative clause agrees too: "that have sleeves and covers the body" ->
+    "and cover the body" (an -s form after "and"/"or" followed by a determiner reads as a verb)."""
+    out = list(rest)
+    for i in range(1, len(out) - 1):
+        word = out[i]
+        if out[i - 1] in ("and", "or") and word.endswith("s") and word.isalpha() and out[i + 1] in DETERMINERS:
+            lemma = next((lemma for lemma in getAllLemmas(word).get("VERB", ()) if lemma != word), None)
+            if lemma:
+                out[i] = lemma
+    return out
 
 
 def _inflect_opening_verb(words: list[str], tag: str, known: Known) -> str | None:
@@ -432,7 +449,7 @@ SPELLING_MIN, SPELLING_EDITS = 5, 2
 # once both are rewritten is its other spelling (SABRE: saber, ODOUR: odor).
 VARIANT_SPELLINGS = ((r"([A-Z]{2,})OUR(S|ED|ING|ITE|ITES|ABLE|FUL|LESS|ER|ERS)?$", r"\1OR\2"), (r"IS(E|ED|ES|ING|ATION|ATIONS|ER|ERS)$", r"IZ\1"), (r"YS(E|ED|ES|ING)$", r"YZ\1"),
                      (r"([A-Z]{2,}[^AEIOU])RE(S)?$", r"\1ER\2"), (r"LL(ED|ING|ER|ERS)$", r"L\1"), (r"AE", "E"),
-                     (r"OE", "E"), (r"OGUE(S)?$", r"OG\1"), (r"ENCE(S)?$", r"ENSE\1"), (r"MME(S)?$", r"M\1"))
+                     (r"OE", "E"), (r"^PLOUGH", "PLOW"), (r"^DRAUGHT", "DRAFT"), (r"OGUE(S)?$", r"OG\1"), (r"ENCE(S)?$", r"ENSE\1"), (r"MME(S)?$", r"M\1"))
 DERIVATIONAL_SUFFIXES = tuple(sorted("ATIONS ATION ATORS ATOR IONS ION IVE IVES ITY ITIES NESS MENT MENTS ICAL ICS "
                                      "IC AL ALLY LY ERS ER ORS OR ISTS IST ISM OUS FUL LESS ABLE IBLE ED ING ES S E Y "
                                      "IES IZE ISE ANT ANCE ENCE ENT ARY".split(), key=len, reverse=True))
