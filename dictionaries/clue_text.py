@@ -67,7 +67,9 @@ OPTIONAL_AFTER_COMMA = ("which", "who", "whose", "where", "when", "in which", "a
 # definition ends: at the first of these the post-modifiers begin.
 POST_MODIFIERS = frozenset("of in on at for from with by as into than that which who whose where when to "
                            "about like used having being made consisting containing resembling usually often "
-                           "especially typically esp or and but".split())
+                           "especially typically esp or and but without within between among against through "
+                           "over under across along around behind beyond near after before during toward towards "
+                           "via per inside outside upon onto".split())
 # A participle followed by one of these opens a clause ("animal living | in", "plant lacking | a").
 CLAUSE_FOLLOWERS = POST_MODIFIERS | frozenset("a an the its their his her one some".split())
 # Definitions opening with these have no countable head to pluralise.
@@ -282,7 +284,10 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
         rest = words[at + 1:]
         if at == end - 1 and len(rest) >= 2 and rest[0] in ("or", "and") and _plain(rest[1]) \
                 and known(_plain(rest[1]), "n") and (len(rest) == 2 or not _is_noun(rest[2], known)):
-            out += [rest[0], inflect(_plain(rest[1]), PLURAL) or rest[1]]  # "girl or woman" -> "girls or women"
+            second = _plain(rest[1])
+            # "girl or woman" -> "girls or women"; a second head already plural stays ("back or arms")
+            already = any(lemma != second for lemma in getAllLemmas(second).get("NOUN", ()))
+            out += [rest[0], rest[1] if already else inflect(second, PLURAL) or rest[1]]
             rest = rest[2:]
         if rest and rest[0] in RELATIVES:
             rest = _agree_plural(rest)

@@ -9,8 +9,8 @@ import pytest
 from dictionaries.clue_text import PLURAL, Family, blank_clue, clean_definition, inflect_definition
 
 NOUNS = {"passage", "tube", "secretion", "substance", "marine", "freshwater", "fish", "skin", "garment", "sleeve",
-         "body", "shoulder", "extremity", "something", "girl", "woman", "state", "matter"}
-ADJECTIVES = {"bodily", "marine", "freshwater", "voracious", "snakelike", "outer"}
+         "body", "shoulder", "extremity", "something", "girl", "woman", "state", "matter", "seat", "back", "arms"}
+ADJECTIVES = {"bodily", "marine", "freshwater", "voracious", "snakelike", "outer", "simple"}
 VERBS = {"convey", "cover", "have"}
 
 
@@ -23,6 +23,7 @@ def known(word: str, pos: str) -> bool:
     ("voracious snakelike marine or freshwater fishes with smooth slimy skin", "voracious snakelike marine or freshwater fishes with smooth slimy skin"),
     ("outer garment that has sleeves and covers the body from shoulder down", "outer garments that have sleeves and cover the body from shoulder down"),
     ("girl or woman who is unmarried", "girls or women who are unmarried"),
+    ("simple seat without a back or arms", "simple seats without a back or arms"),
 ])
 def test_a_plural_answer_pluralises_every_head_and_no_modifier(definition: str, plural: str) -> None:
     assert inflect_definition(definition, "n", PLURAL, known) == plural
