@@ -75,6 +75,10 @@ MAX_SENSES = 8
 # and at most this many senses clue one word.
 DOMINANT_SHARE = 4
 MAX_DOMINANT = 3
+# A synonym clues a sense only if it means that at least half as often as its
+# commonest meaning: a solver reads a one-word clue in its usual sense
+# ("Logical" for LEGITIMATE, "Built up" for ARMED, "Suckers" for MUGS mislead).
+SYNONYM_SHARE = 2
 # A sense seen once in the corpus may be chance: beside the commonest it needs this many.
 MIN_COUNT = 2
 # An abbreviation is at least this much shorter than the word it stands for
@@ -92,7 +96,7 @@ SENSITIVE_TOPICS = frozenset({"drug_of_abuse", "narcotic", "sexual_activity", "s
 # The rules the build counts (`ClueWriter.report`).
 RULE_UNFIT = "sense unfit: offensive, or slang for drugs or sex"
 RULE_RARE_SENSE = "sense met under a quarter as often as the word's commonest"
-RULE_SYNONYM_SENSE = "synonym whose own commonest sense is another"
+RULE_SYNONYM_SENSE = "synonym meaning this under half as often as its commonest sense, or never counted and another word's inflection (needs)"
 RULE_FAMILY = "clue holding the answer, its other spelling or a word of its family"
 RULE_NOT_WHOLE = "definition with no whole form short enough"
 RULE_FULL_NAME = "name clued with its full name (Tennis player Arthur ___)"
@@ -349,14 +353,15 @@ class ClueWriter:
         return definition
 
     def _points_here(self, lemma: str, synset: Synset) -> bool:
-        """Does `lemma`, read on its own, bring this sense to mind: is it among the lemma's
-        dominant senses (or did WordNet count none of them)? KILLER is no clue for ORCA."""
+        """Does `lemma`, read on its own, bring this sense to mind: is it met at least
+        1/SYNONYM_SHARE as often as the lemma's commonest sense (or, WordNet counting none, is the
+        lemma no other word's inflection)? KILLER is no clue for ORCA."""
         counts = [self.wordnet.sense_count(lemma, key) for keys in self.wordnet.senses.get(lemma, {}).values()
                   for key in keys]
         top = max(counts, default=0)
         # A synonym WordNet never counted that is another word's inflection reads as that word
         # ("needs" for INEVITABLY, an adverb only in "needs must").
-        if top == 0 and not _inflects_another(lemma) or top and self.wordnet.sense_count(lemma, synset.key) * DOMINANT_SHARE >= top:
+        if top == 0 and not _inflects_another(lemma) or top and self.wordnet.sense_count(lemma, synset.key) * SYNONYM_SHARE >= top:
             return True
         self.report[RULE_SYNONYM_SENSE] += 1
         return False
