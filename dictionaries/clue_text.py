@@ -260,7 +260,8 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
         words = words[1:]
     stops = [i for i, w in enumerate(words) if i and (w.lower() in POST_MODIFIERS or w.endswith(",") or (
         w.endswith("ing") and i + 1 < len(words) and (_opens_a_participle_clause(w, words[i + 1])
-                                                      or not known(w, "n") and _is_verb_form(w))))]
+                                                      or not known(w, "n") and _is_verb_form(w))) or (
+        w.endswith("ed") and i + 1 < len(words) and _opens_a_participle_clause(w, words[i + 1])))]
     for end in [*stops, len(words)]:
         if _modifies_a_later_noun(words, end, known):
             continue  # "marine or freshwater | fishes": the head comes after the coordination
@@ -276,7 +277,11 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
         if not known(head, "n"):
             if any(known(lemma, "n") for lemma in getAllLemmas(head).get("NOUN", ()) if lemma != head):
                 return " ".join(words)  # WordNet defined it in the plural already
-            continue
+            if end < len(words) and words[end] in ("or", "and"):
+                continue
+            # No noun before a preposition or clause: the head is unclear ("representation
+            # produced | on a surface" must not become "…on a surfaces"), so no rewrite.
+            return None
         plural = inflect(head, PLURAL)
         if plural is None or plural == head or any(lemma != head for lemma in getAllLemmas(head).get("NOUN", ())):
             return None  # no plural, or the head is one already (MEN: no "mens")
@@ -289,6 +294,8 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
             already = any(lemma != second for lemma in getAllLemmas(second).get("NOUN", ()))
             out += [rest[0], rest[1] if already else inflect(second, PLURAL) or rest[1]]
             rest = rest[2:]
+        if {"it", "its", "itself"} & {w.strip(",").lower() for w in rest}:
+            return None  # "noisemakers that make a noise when you blow through it": the pronoun would not agree
         if rest and rest[0] in RELATIVES:
             rest = _agree_plural(rest)
         elif any(w in RELATIVES for w in rest):

@@ -9,9 +9,10 @@ import pytest
 from dictionaries.clue_text import PLURAL, Family, blank_clue, clean_definition, inflect_definition
 
 NOUNS = {"passage", "tube", "secretion", "substance", "marine", "freshwater", "fish", "skin", "garment", "sleeve",
-         "body", "shoulder", "extremity", "something", "girl", "woman", "state", "matter", "seat", "back", "arms"}
-ADJECTIVES = {"bodily", "marine", "freshwater", "voracious", "snakelike", "outer", "simple"}
-VERBS = {"convey", "cover", "have"}
+         "body", "shoulder", "extremity", "something", "girl", "woman", "state", "matter", "seat", "back", "arms",
+         "representation", "surface", "noisemaker", "noise"}
+ADJECTIVES = {"bodily", "marine", "freshwater", "voracious", "snakelike", "outer", "simple", "visual", "loud"}
+VERBS = {"convey", "cover", "have", "produce", "make", "blow"}
 
 
 def known(word: str, pos: str) -> bool:
@@ -24,13 +25,16 @@ def known(word: str, pos: str) -> bool:
     ("outer garment that has sleeves and covers the body from shoulder down", "outer garments that have sleeves and cover the body from shoulder down"),
     ("girl or woman who is unmarried", "girls or women who are unmarried"),
     ("simple seat without a back or arms", "simple seats without a back or arms"),
+    ("visual representation produced on a surface", "visual representations produced on a surface"),
 ])
 def test_a_plural_answer_pluralises_every_head_and_no_modifier(definition: str, plural: str) -> None:
     assert inflect_definition(definition, "n", PLURAL, known) == plural
 
 
-def test_either_and_each_openers_are_not_pluralised() -> None:
-    assert inflect_definition("either extremity of something", "n", PLURAL, known) is None
+@pytest.mark.parametrize("definition", ["either extremity of something",
+                                        "noisemaker that makes a loud noise when you blow through it"])
+def test_a_definition_that_cannot_agree_is_not_pluralised(definition: str) -> None:
+    assert inflect_definition(definition, "n", PLURAL, known) is None
 
 
 @pytest.mark.parametrize("gloss, clue", [
