@@ -102,6 +102,7 @@ RULE_NOT_WHOLE = "definition with no whole form short enough"
 RULE_FULL_NAME = "name clued with its full name (Tennis player Arthur ___)"
 RULE_BROADER = "word clued only by a fill-in-the-blank or its broader term"
 RULE_ABBREVIATION = "abbreviation marked (Abbr.)"
+RULE_PLURAL_GLOSS = "plural definition of a singular answer (ski: runners used in pairs)"
 RULE_CLIPPING = "clue holding a clipping or first part of the answer (Vet for VETERINARY, cap for CAPFUL)"
 RULE_LONG_BLANK = "fill-in-the-blank from a sentence too long to read one way"
 RULE_SKIPPED_SENSE = "sense a solver does not think of first, from the corrections table"
@@ -445,6 +446,11 @@ class ClueWriter:
             return
         if text and source.tag is not None:
             text = inflect_definition(text, synset.pos, source.tag, self.known) or ""
+        elif text and synset.pos == "n" and inflect_definition(text, "n", PLURAL, self.known) == text:
+            # WordNet defined the sense in the plural ("narrow … runners used in pairs" for ski):
+            # a singular answer takes no plural clue.
+            self.report[RULE_PLURAL_GLOSS] += 1
+            return
         if not text:
             return
         shorts = shortenings(text, self.known)
