@@ -8,8 +8,8 @@ good, flat or bad. The draw is deterministic: the same pack and seed print
 the same pairs.
 
 Leaves out: the judging (a person reads the pairs; benchmarks/RESULTS.md
-records the counts) and every rule check, which `generators.clues.clue_problems`
-and tests/dictionaries/ do.
+records the counts) and every rule check, which `mobius clues check`,
+`generators.clues.clue_problems` and tests/dictionaries/ do.
 
     python -m benchmarks.clue_read --n 100 --seed 1
     python -m benchmarks.clue_read --pack out/pack --n 100 --seed 2

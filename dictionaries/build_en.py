@@ -54,7 +54,7 @@ from dictionaries.wordlist import (EN_CLUES_PATH, EN_PATH, EN_SPELLING_PATH, MAX
                                    normalise)
 
 if TYPE_CHECKING:
-    from dictionaries.clue_bank import ClueWriter
+    from dictionaries.clue_bank import ClueWriter, Corrections
 
 # Crossword grids go up to 23 cells a side, so no light is longer than 23;
 # single letters are never crossword entries.
@@ -91,6 +91,7 @@ PROPER_NAME_SIZE = 50
 SHORT_WORD = 4
 DATA_DIR = Path(__file__).parent / "data"
 PROJECT_CLUES = DATA_DIR / "clues-project.tsv"
+CORRECTIONS = DATA_DIR / "clue-corrections.tsv"
 BLOCKLISTS = (DATA_DIR / "blocklist" / "ldnoobw-en.txt", DATA_DIR / "blocklist" / "project.txt")
 README = Path(__file__).parent / "README.md"
 REPORT_START, REPORT_END = "<!-- build report: start -->", "<!-- build report: end -->"
@@ -198,6 +199,28 @@ def read_project_clues(path: Path = PROJECT_CLUES) -> dict[str, list[str]]:
     return clues
 
 
+def read_corrections(path: Path = CORRECTIONS) -> "Corrections":
+    """The corrections table: `fix<TAB>wrong text<TAB>right text<TAB>reason` lines (WordNet's
+    typos) and `skip<TAB>lemma<TAB>words of the definition<TAB>reason` lines (senses a solver does not
+    think of first); '#' starts a comment line. Every line must give its reason."""
+    from dictionaries.clue_bank import Corrections
+
+    fixes: list[tuple[str, str]] = []
+    skips: dict[str, tuple[str, ...]] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 4 or fields[0] not in ("fix", "skip") or not all(f.strip() for f in fields):
+            raise ValueError(f"{path}:{number}: expected 'fix|skip<TAB>…<TAB>…<TAB>reason', got {line!r}")
+        kind, first, second, _reason = fields
+        if kind == "fix":
+            fixes.append((first, second))
+        else:
+            skips[first] = (*skips.get(first, ()), second.lower())
+    return Corrections(tuple(fixes), skips)
+
+
 def wordfreq_scores() -> dict[str, int]:
     """Normalised wordfreq entry -> its best score."""
     from wordfreq import iter_wordlist, zipf_frequency
@@ -229,7 +252,7 @@ def build_lexicon() -> Build:
     from dictionaries.wordnet_db import read_wordnet
 
     scowl, blocked, scores, project = read_scowl(), read_blocklist(), wordfreq_scores(), read_project_clues()
-    writer = ClueWriter(read_wordnet(), frequency=scores, familiar=scowl.common)
+    writer = ClueWriter(read_wordnet(), frequency=scores, familiar=scowl.common, corrections=read_corrections())
     kept: dict[str, int] = {}
     clues: dict[str, list[str]] = {}
     dropped: Counter[str] = Counter()
@@ -237,8 +260,10 @@ def build_lexicon() -> Build:
         reason = _reason_to_drop(word, scowl, writer, blocked)
         if reason is None:
             # Hand-written clues first: they exist where WordNet's fall short.
-            found = [clue for clue in dict.fromkeys(project.get(word, []) + writer.clues(word))
-                     if not _clue_blocked(clue, blocked)][:MAX_CLUES]
+            # A function word's own clues are the project's: a blank for one reads many ways (SHE: "___ fell ill").
+            written = [] if word in project and not writer.sources(word) else writer.clues(word)
+            found = [clue for clue in dict.fromkeys(project.get(word, []) + written)
+                     if not clue_blocked(clue, blocked)][:MAX_CLUES]
             if found:
                 kept[word], clues[word] = familiarity(word, scores[word], scowl), found
                 writer.report[RULE_UNFAMILIAR] += kept[word] == BELOW_PACKS < scores[word] - LENGTH_SHIFT.get(len(word), 0)
@@ -277,7 +302,7 @@ def _blocked(word: str, writer: "ClueWriter", blocked: Blocklist) -> bool:
     return any(entry in word for entry in blocked.inside) or any(entry in word for entry in STRONG_INSIDE)
 
 
-def _clue_blocked(clue: str, blocked: Blocklist) -> bool:
+def clue_blocked(clue: str, blocked: Blocklist) -> bool:
     """Does the clue text hold a blocklisted word? WordNet's examples and glosses
     can ("She questioned the rape victim…"); the breakfast test covers clues too."""
     return any(normalise(token) in blocked.words for token in re.findall(r"[A-Za-z']+", clue))

@@ -18,13 +18,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
-from lemminflect import getAllInflections
+from lemminflect import getAllInflections, getAllLemmas
 
 from dictionaries.clue_text import (
+    CLIPPED,
     COMPARATIVE,
+    MAX_BLANK_WORDS,
+    MAX_FUNCTION_BLANK_WORDS,
     MAX_CLUE_CHARS,
     GERUND,
     PARTICIPLE,
@@ -72,6 +75,10 @@ MAX_SENSES = 8
 # and at most this many senses clue one word.
 DOMINANT_SHARE = 4
 MAX_DOMINANT = 3
+# A synonym clues a sense only if it means that at least half as often as its
+# commonest meaning: a solver reads a one-word clue in its usual sense
+# ("Logical" for LEGITIMATE, "Built up" for ARMED, "Suckers" for MUGS mislead).
+SYNONYM_SHARE = 2
 # A sense seen once in the corpus may be chance: beside the commonest it needs this many.
 MIN_COUNT = 2
 # An abbreviation is at least this much shorter than the word it stands for
@@ -89,12 +96,17 @@ SENSITIVE_TOPICS = frozenset({"drug_of_abuse", "narcotic", "sexual_activity", "s
 # The rules the build counts (`ClueWriter.report`).
 RULE_UNFIT = "sense unfit: offensive, or slang for drugs or sex"
 RULE_RARE_SENSE = "sense met under a quarter as often as the word's commonest"
-RULE_SYNONYM_SENSE = "synonym whose own commonest sense is another"
+RULE_SYNONYM_SENSE = "synonym meaning this under half as often as its commonest sense, or never counted and another word's inflection (needs)"
 RULE_FAMILY = "clue holding the answer, its other spelling or a word of its family"
 RULE_NOT_WHOLE = "definition with no whole form short enough"
 RULE_FULL_NAME = "name clued with its full name (Tennis player Arthur ___)"
 RULE_BROADER = "word clued only by a fill-in-the-blank or its broader term"
 RULE_ABBREVIATION = "abbreviation marked (Abbr.)"
+RULE_PLURAL_GLOSS = "plural definition of a singular answer (ski: runners used in pairs)"
+RULE_CLIPPING = "clue holding a clipping or first part of the answer (Vet for VETERINARY, cap for CAPFUL)"
+RULE_LONG_BLANK = "fill-in-the-blank from a sentence too long to read one way"
+RULE_SKIPPED_SENSE = "sense a solver does not think of first, from the corrections table"
+RULE_CORRECTED = "definition corrected from the corrections table (WordNet's typos)"
 # How WordNet opens the definition of an American ("United States tennis player").
 AMERICAN = re.compile(r"^United States\b")
 TITLES = frozenset("Lord Lady Sir Dame Saint St. Baron Baroness Count Countess Duke King Queen Prince Princess "
@@ -104,6 +116,16 @@ PARTICLES = frozenset("de da di du del della la le van von der den ten".split())
 # Levels of broader terms searched for a sensitive topic (MARIJUANA: cannabis,
 # soft drug, drug of abuse).
 ANCESTOR_DEPTH = 6
+
+
+@dataclass(frozen=True)
+class Corrections:
+    """The project's corrections to WordNet (`data/clue-corrections.tsv`): text replaced in
+    definitions (its typos), and senses no clue uses (lemma -> words of their definitions,
+    lower case), each with its reason in the file."""
+
+    fixes: tuple[tuple[str, str], ...] = ()
+    skips: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -118,10 +140,17 @@ class Source:
     usual: bool = True
 
 
+def _inflects_another(lemma: str) -> bool:
+    """Is the one-word `lemma` an inflected form of another word (needs: need)?"""
+    return "_" not in lemma and any(base != lemma for bases in getAllLemmas(lemma).values() for base in bases)
+
+
 class ClueWriter:
-    def __init__(self, wordnet: WordNet, frequency: Mapping[str, int], familiar: Set[str]) -> None:
+    def __init__(self, wordnet: WordNet, frequency: Mapping[str, int], familiar: Set[str],
+                 corrections: Corrections = Corrections()) -> None:
         """`frequency`: normalised word -> score; `familiar`: the words a synonym clue may use (SCOWL's)."""
         self.wordnet = wordnet
+        self.corrections = corrections
         self.frequency = frequency
         self.familiar = familiar
         # rule -> how many senses or clues it dropped or rewrote, for the build's report
@@ -234,7 +263,7 @@ class ClueWriter:
         if not ranked:
             # A fill-in-the-blank may read two ways ("He signed the ___"), a broader
             # term is flat ("Footwear" for SHOE), but either beats a rare sense.
-            blanks = (blank_clue(e, source.form) for source, synset in dominant[:1] for e in synset.examples)
+            blanks = (self._blank(e, source.form) for source, synset in dominant[:1] for e in synset.examples)
             kinds = (k for source, synset in dominant[:1] for k in self._kinds(synset, source))
             ranked = [(0, 0, k) for k in [*blanks, *kinds] if k and not family.gives_away(k)]
             self.report[RULE_BROADER] += bool(ranked)
@@ -243,7 +272,7 @@ class ClueWriter:
                 break
             ranked = self._ranked([sense], family)
         if not ranked and not sources:
-            texts = (blank_clue(e, word.lower()) for e in self._examples.get(word, ()))
+            texts = (self._blank(e, word.lower(), MAX_FUNCTION_BLANK_WORDS) for e in self._examples.get(word, ()))
             ranked = [(0, 0, t) for t in texts if t and not family.gives_away(t)][:MAX_CLUES]
         chosen: dict[str, str] = {}
         for *_, text in sorted(ranked):
@@ -262,10 +291,17 @@ class ClueWriter:
     def _fair(self, slot: list[str], family: Family) -> str | None:
         """The first alternative of a clue slot that does not give the answer away."""
         for text in slot:
-            if not family.gives_away(text):
+            why = family.giveaway(text)
+            if why is None:
                 return text
-            self.report[RULE_FAMILY] += 1
+            self.report[RULE_CLIPPING if why.endswith(CLIPPED) else RULE_FAMILY] += 1
         return None
+
+    def _blank(self, example: str, answer_text: str, max_words: int = MAX_BLANK_WORDS) -> str | None:
+        """`blank_clue`, counting the blanks refused for a sentence over `max_words` words."""
+        text = blank_clue(example, answer_text, max_words)
+        self.report[RULE_LONG_BLANK] += text is None and blank_clue(example, answer_text, None) is not None
+        return text
 
     def senses(self, word: str, *, every: bool = False) -> tuple[list[tuple[Source, Synset]], bool]:
         """The senses a solver thinks of first, commonest first, and whether WordNet counted them:
@@ -279,6 +315,8 @@ class ClueWriter:
             for place, synset in enumerate(synsets[:MAX_SENSES]):
                 if self.unfit_sense(synset):
                     self.report[RULE_UNFIT] += 1
+                elif self._skipped(source.lemma, synset):
+                    self.report[RULE_SKIPPED_SENSE] += 1
                 elif source.tag is None or self._tier(synset, source) < TIER_NAME:  # no plural of a name
                     count = self.wordnet.sense_count(source.lemma, synset.key) if source.usual else 0
                     tier = self._tier(synset, source)
@@ -303,13 +341,28 @@ class ClueWriter:
         self.report[RULE_RARE_SENSE] += len(found) - len(dominant)
         return dominant, True
 
+    def _skipped(self, lemma: str, synset: Synset) -> bool:
+        """Does the corrections table take this sense away from `lemma` (oath: not the curse)?"""
+        return any(part in synset.definition.lower() for part in self.corrections.skips.get(lemma, ()))
+
+    def _corrected(self, definition: str) -> str:
+        """The definition with the corrections table's fixes applied (WordNet's typos)."""
+        for wrong, right in self.corrections.fixes:
+            if wrong in definition:
+                definition = definition.replace(wrong, right)
+                self.report[RULE_CORRECTED] += 1
+        return definition
+
     def _points_here(self, lemma: str, synset: Synset) -> bool:
-        """Does `lemma`, read on its own, bring this sense to mind: is it among the lemma's
-        dominant senses (or did WordNet count none of them)? KILLER is no clue for ORCA."""
+        """Does `lemma`, read on its own, bring this sense to mind: is it met at least
+        1/SYNONYM_SHARE as often as the lemma's commonest sense (or, WordNet counting none, is the
+        lemma no other word's inflection)? KILLER is no clue for ORCA."""
         counts = [self.wordnet.sense_count(lemma, key) for keys in self.wordnet.senses.get(lemma, {}).values()
                   for key in keys]
         top = max(counts, default=0)
-        if top == 0 or self.wordnet.sense_count(lemma, synset.key) * DOMINANT_SHARE >= top:
+        # A synonym WordNet never counted that is another word's inflection reads as that word
+        # ("needs" for INEVITABLY, an adverb only in "needs must").
+        if top == 0 and not _inflects_another(lemma) or top and self.wordnet.sense_count(lemma, synset.key) * SYNONYM_SHARE >= top:
             return True
         self.report[RULE_SYNONYM_SENSE] += 1
         return False
@@ -385,7 +438,7 @@ class ClueWriter:
     def _definitions(self, synset: Synset, source: Source, family: Family) -> Iterator[list[str]]:
         # Only the first part: later parts of a gloss often lean on it
         # ("the leaves of the shrub …; has the effect of a … stimulant").
-        text = clean_definition(synset.definition.split(";", 1)[0])
+        text = clean_definition(self._corrected(synset.definition).split(";", 1)[0])
         if text and family.gives_away(text):
             # A gloss that names its own answer ("the fatty flesh of eel") is
             # about it, not a definition of it: a shortening that hides the
@@ -393,6 +446,11 @@ class ClueWriter:
             return
         if text and source.tag is not None:
             text = inflect_definition(text, synset.pos, source.tag, self.known) or ""
+        elif text and synset.pos == "n" and inflect_definition(text, "n", PLURAL, self.known) == text:
+            # WordNet defined the sense in the plural ("narrow … runners used in pairs" for ski):
+            # a singular answer takes no plural clue.
+            self.report[RULE_PLURAL_GLOSS] += 1
+            return
         if not text:
             return
         shorts = shortenings(text, self.known)

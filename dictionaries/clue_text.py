@@ -48,11 +48,12 @@ OPTIONAL_AFTER = ("especially", "esp.", "usually", "often", "typically", "chiefl
 # ("a sense | of danger", "the Sea | of Japan").
 CLAUSE_CUTS = ("who", "whose", "which", "that", "noted", "known", "best known", "famous", "remembered",
                "celebrated", "considered")
-# A gloss opening with one of these is a note on usage or classification
-# ("sometimes placed in subfamily Trilliaceae"), not a definition.
+# A gloss opening with one of these is a note on usage, classification or
+# range ("sometimes placed in subfamily Trilliaceae", "native to eastern
+# Asia"), not a definition.
 NOTE_OPENERS = frozenset({"sometimes", "usually", "often", "also", "especially", "formerly", "now", "esp.",
                           "used", "chiefly", "mainly", "typically", "plural", "genus", "family", "order",
-                          "primarily"})
+                          "primarily", "native"})
 CLAUSE_CUT_KEEPS = 3
 # A gloss may open with a hedge before its definition; one followed by a
 # participle is a usage note ("sometimes placed in subfamily…").
@@ -66,11 +67,13 @@ OPTIONAL_AFTER_COMMA = ("which", "who", "whose", "where", "when", "in which", "a
 # definition ends: at the first of these the post-modifiers begin.
 POST_MODIFIERS = frozenset("of in on at for from with by as into than that which who whose where when to "
                            "about like used having being made consisting containing resembling usually often "
-                           "especially typically esp or and but".split())
+                           "especially typically esp or and but without within between among against through "
+                           "over under across along around behind beyond near after before during toward towards "
+                           "via per inside outside upon onto".split())
 # A participle followed by one of these opens a clause ("animal living | in", "plant lacking | a").
 CLAUSE_FOLLOWERS = POST_MODIFIERS | frozenset("a an the its their his her one some".split())
 # Definitions opening with these have no countable head to pluralise.
-NO_PLURAL_OPENERS = frozenset("any one anything anyone an a".split())
+NO_PLURAL_OPENERS = frozenset("any one anything anyone an a either neither each every".split())
 PLURAL_EXCEPTIONS = {"person": "people"}
 NUMBERS = frozenset("two three four five six seven eight nine ten twelve".split())
 # Openers whose plural is another word, and phrases with a plural of their own.
@@ -78,6 +81,7 @@ PLURAL_OPENERS = {"someone": "people", "somebody": "people", "something": "thing
 PLURAL_PHRASES = {"any of various": "various", "any of several": "several", "any of numerous": "numerous",
                   "any of a number of": "a number of", "any of many": "many"}
 RELATIVES = frozenset({"that", "which", "who"})
+DETERMINERS = frozenset("the a an its their his her this that these those".split())
 PLURAL_VERBS = {"is": "are", "has": "have", "was": "were", "does": "do"}
 # Inflection tags (Penn Treebank) of the answers the build clues.
 PLURAL, PAST, PARTICIPLE, GERUND, THIRD_PERSON, COMPARATIVE, SUPERLATIVE = (
@@ -89,6 +93,9 @@ _SPACES = re.compile(r"\s+")
 _MISSING_SPACE = re.compile(r",(?=[A-Za-z])")
 _DOUBLED = re.compile(r"\b(to|or|and|of|a|an|the|in|on|for) \1\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
+# WordNet glosses a slang word by its whole synset ("informal terms for a
+# policeman"); the clue is for one word of it: "Informal term for a policeman".
+_TERMS_FOR = re.compile(r"^((?:[A-Za-z-]+ ){0,2})(term|name|word)s for\b", re.IGNORECASE)
 # Examples with digits, symbols, WordNet's `quotes' or several clauses make poor blanks.
 _PLAIN_EXAMPLE = re.compile(r"[A-Za-z][A-Za-z ,'!?.\-]*")
 
@@ -105,12 +112,15 @@ def clean_definition(definition: str) -> str:
         # What follows a colon lists examples, unless what precedes it only sets
         # the scene ("in the Roman calendar: the 15th of March…").
         text = after if before.split()[0].lower() in SCENE_SETTERS else before
+        if not is_whole(text.strip(" ,;:-")):
+            return ""  # "states of matter distinguished from … by: low density…": the list was the definition
     text = _SPACES.sub(" ", _MISSING_SPACE.sub(", ", text)).strip(" ,;:-")
     # A doubled small word is a slip of WordNet's ("arrange or or coil") or an
     # aside's trace ("give an assignment to (a person) to a post"); a definition,
     # unlike an example sentence, never needs one ("reined in in front").
     text = _DOUBLED.sub(r"\1", text)
     text = re.sub(r"^(a|an) ", "", text, flags=re.IGNORECASE)
+    text = _TERMS_FOR.sub(r"\1\2 for", text)
     words = text.split()
     if len(words) > 2 and words[0].lower() in HEDGES and not words[1].endswith("ed"):
         text = " ".join(words[1:])  # "usually large hard-shelled seed": the hedge goes, the definition stays
@@ -250,8 +260,11 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
         words = words[1:]
     stops = [i for i, w in enumerate(words) if i and (w.lower() in POST_MODIFIERS or w.endswith(",") or (
         w.endswith("ing") and i + 1 < len(words) and (_opens_a_participle_clause(w, words[i + 1])
-                                                      or not known(w, "n") and _is_verb_form(w))))]
+                                                      or not known(w, "n") and _is_verb_form(w))) or (
+        w.endswith("ed") and i + 1 < len(words) and _opens_a_participle_clause(w, words[i + 1])))]
     for end in [*stops, len(words)]:
+        if _modifies_a_later_noun(words, end, known):
+            continue  # "marine or freshwater | fishes": the head comes after the coordination
         at = end - 1
         # An adjective may follow its noun ("person responsible for"): step back over it.
         # ... or one that takes "to" ("vine native to China": native is no head here).
@@ -264,16 +277,25 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
         if not known(head, "n"):
             if any(known(lemma, "n") for lemma in getAllLemmas(head).get("NOUN", ()) if lemma != head):
                 return " ".join(words)  # WordNet defined it in the plural already
-            continue
+            if end < len(words) and words[end] in ("or", "and"):
+                continue
+            # No noun before a preposition or clause: the head is unclear ("representation
+            # produced | on a surface" must not become "…on a surfaces"), so no rewrite.
+            return None
         plural = inflect(head, PLURAL)
         if plural is None or plural == head or any(lemma != head for lemma in getAllLemmas(head).get("NOUN", ())):
             return None  # no plural, or the head is one already (MEN: no "mens")
         out = [*words[:at], plural + words[at][len(head):]]
         rest = words[at + 1:]
         if at == end - 1 and len(rest) >= 2 and rest[0] in ("or", "and") and _plain(rest[1]) \
-                and known(_plain(rest[1]), "n") and (len(rest) == 2 or rest[2] in POST_MODIFIERS):
-            out += [rest[0], inflect(_plain(rest[1]), PLURAL) or rest[1]]  # "girl or woman" -> "girls or women"
+                and known(_plain(rest[1]), "n") and (len(rest) == 2 or not _is_noun(rest[2], known)):
+            second = _plain(rest[1])
+            # "girl or woman" -> "girls or women"; a second head already plural stays ("back or arms")
+            already = any(lemma != second for lemma in getAllLemmas(second).get("NOUN", ()))
+            out += [rest[0], rest[1] if already else inflect(second, PLURAL) or rest[1]]
             rest = rest[2:]
+        if {"it", "its", "itself"} & {w.strip(",").lower() for w in rest}:
+            return None  # "noisemakers that make a noise when you blow through it": the pronoun would not agree
         if rest and rest[0] in RELATIVES:
             rest = _agree_plural(rest)
         elif any(w in RELATIVES for w in rest):
@@ -286,6 +308,19 @@ def _pluralise_head(words: list[str], known: Known) -> str | None:
                 return None
         return " ".join([*out, *rest]).rstrip(",")
     return None
+
+
+def _is_noun(word: str, known: Known) -> bool:
+    """Is `word` (a plain lower-case word) a noun or the plural of one?"""
+    plain = _plain(word)
+    return bool(plain) and (known(plain, "n") or any(known(lemma, "n") for lemma in getAllLemmas(plain).get("NOUN", ())))
+
+
+def _modifies_a_later_noun(words: list[str], end: int, known: Known) -> bool:
+    """Does the coordination at `end` join modifiers of a noun after it ("marine or freshwater
+    fishes", "bodily or mental state"), so that the word before it is no head?"""
+    return (end + 2 < len(words) and words[end] in ("or", "and") and _plain(words[end + 1]) != ""
+            and not words[end + 1].endswith(",") and _is_noun(words[end + 2], known))
 
 
 def _plain(word: str) -> str:
@@ -303,7 +338,20 @@ def _agree_plural(rest: list[str]) -> list[str]:
     if plural is None and verb.endswith("s") and verb.isalpha():
         lemmas = getAllLemmas(verb).get("VERB", ())
         plural = next((lemma for lemma in lemmas if lemma != verb), None)
-    return [rest[0], plural or verb, *rest[2:]]
+    return [rest[0], plural or verb, *_agree_coordinated(rest[2:])]
+
+
+def _agree_coordinated(rest: list[str]) -> list[str]:
+    """A second verb of the relative clause agrees too: "that have sleeves and covers the body" ->
+    "and cover the body" (an -s form after "and"/"or" followed by a determiner reads as a verb)."""
+    out = list(rest)
+    for i in range(1, len(out) - 1):
+        word = out[i]
+        if out[i - 1] in ("and", "or") and word.endswith("s") and word.isalpha() and out[i + 1] in DETERMINERS:
+            lemma = next((lemma for lemma in getAllLemmas(word).get("VERB", ()) if lemma != word), None)
+            if lemma:
+                out[i] = lemma
+    return out
 
 
 def _inflect_opening_verb(words: list[str], tag: str, known: Known) -> str | None:
@@ -366,14 +414,23 @@ def antonym_clue(form: str) -> str | None:
     return text if len(text) <= MAX_CLUE_CHARS else None
 
 
-def blank_clue(example: str, answer_text: str) -> str | None:
-    """The example with the answer (exactly one whole-word occurrence) replaced by a blank."""
+# A fill-in-the-blank reads one way only in a short sentence ("For ___ the bell
+# tolls"); a long one leaves room for other words ("the alien people from ___ the
+# enemy emerges"), and a function word fits many blanks, so it gets shorter ones.
+MAX_BLANK_WORDS, MAX_FUNCTION_BLANK_WORDS = 10, 7
+
+
+def blank_clue(example: str, answer_text: str, max_words: int | None = MAX_BLANK_WORDS) -> str | None:
+    """The example with the answer (exactly one whole-word occurrence) replaced by a blank;
+    None if it has more than `max_words` words (None: any number)."""
     pattern = re.compile(rf"(?<![A-Za-z']){re.escape(answer_text)}(?![A-Za-z'])", re.IGNORECASE)
     if not _PLAIN_EXAMPLE.fullmatch(example) or len(pattern.findall(example)) != 1:
         return None
     text = pattern.sub("___", example).strip().rstrip(".;,").replace("--", " — ")
     text = _SPACES.sub(" ", text)
-    if len(text.split()) < 3 or len(text) > MAX_CLUE_CHARS or not is_whole(text.replace("___", "x")):
+    words = len(text.split())
+    if words < 3 or (max_words is not None and words > max_words) or len(text) > MAX_CLUE_CHARS \
+            or not is_whole(text.replace("___", "x")):
         return None
     return capitalise(text)
 
@@ -384,6 +441,13 @@ def blank_clue(example: str, answer_text: str) -> str | None:
 # part of it) is a part of it (ICECREAM: cream); stems keep MIN_STEM letters.
 MIN_PART = 4
 MIN_STEM = 4
+# A clue word of CLIPPING letters the answer opens with is a clipping or a
+# compound's part (VETERINARY: vet, CAPFUL: cap, SEAWAY: sea), unless it is a
+# function word that opens answers by chance (FORAGE: for, THEREOF: the).
+CLIPPING = 3
+CLIPPED = "is a clipping or first part of the answer"
+CHANCE_OPENERS = DANGLING | ENDS_NOTHING | frozenset("not yet per via all out off own how why can may has had you "
+                                                     "our one two six ten".split())
 # A clue word sharing its first letters with the answer over this share of
 # the shorter word is of its family (GONDOLIER: gondola, CONFIDE: confer).
 SHARED_PREFIX = 0.6
@@ -397,7 +461,7 @@ SPELLING_MIN, SPELLING_EDITS = 5, 2
 # once both are rewritten is its other spelling (SABRE: saber, ODOUR: odor).
 VARIANT_SPELLINGS = ((r"([A-Z]{2,})OUR(S|ED|ING|ITE|ITES|ABLE|FUL|LESS|ER|ERS)?$", r"\1OR\2"), (r"IS(E|ED|ES|ING|ATION|ATIONS|ER|ERS)$", r"IZ\1"), (r"YS(E|ED|ES|ING)$", r"YZ\1"),
                      (r"([A-Z]{2,}[^AEIOU])RE(S)?$", r"\1ER\2"), (r"LL(ED|ING|ER|ERS)$", r"L\1"), (r"AE", "E"),
-                     (r"OE", "E"), (r"OGUE(S)?$", r"OG\1"), (r"ENCE(S)?$", r"ENSE\1"), (r"MME(S)?$", r"M\1"))
+                     (r"OE", "E"), (r"^PLOUGH", "PLOW"), (r"^DRAUGHT", "DRAFT"), (r"OGUE(S)?$", r"OG\1"), (r"ENCE(S)?$", r"ENSE\1"), (r"MME(S)?$", r"M\1"))
 DERIVATIONAL_SUFFIXES = tuple(sorted("ATIONS ATION ATORS ATOR IONS ION IVE IVES ITY ITIES NESS MENT MENTS ICAL ICS "
                                      "IC AL ALLY LY ERS ER ORS OR ISTS IST ISM OUS FUL LESS ABLE IBLE ED ING ES S E Y "
                                      "IES IZE ISE ANT ANCE ENCE ENT ARY".split(), key=len, reverse=True))
@@ -417,23 +481,31 @@ class Family:
         self.forms = {_key(f) for m in self.members for f in _inflections(m.lower())} | self.members
 
     def gives_away(self, clue: str) -> bool:
-        """Does a word of `clue` belong to the family, hold the answer or a lemma of it, is it (or
-        one of its lemmas) a part of the answer, do the two share a derivational stem or a long
-        prefix (SHARED_PREFIX), or do neighbouring clue words spell the answer ("a new": ANEW)?"""
+        return self.giveaway(clue) is not None
+
+    def giveaway(self, clue: str) -> str | None:
+        """How `clue` gives the answer away, or None: neighbouring clue words spell it ("a new":
+        ANEW); a word holds it, is its other spelling or shares a long prefix with it
+        (SHARED_PREFIX); a word is a clipping of it (CLIPPING); a word or one of its lemmas
+        belongs to the family, is a part of the answer or shares a derivational stem with it."""
         words = _WORD.findall(clue)
         if _spelled_across(self.answer, [_key(w) for w in words]):
-            return True
+            return "spells the answer across its words"
         for word in words:
             if _long_common_prefix(self.answer, _key(word)):
-                return True
+                return f"'{word}' is the answer, its other spelling or shares its stem"
+            if is_clipping(self.answer, word):
+                return f"'{word}' {CLIPPED}"
             keys = {_key(lemma) for lemma in _lemmas(word.lower())} | {_key(word)}
-            if keys & self.forms or self.answer in _key(word):
-                return True
+            if self.answer in _key(word):
+                return f"'{word}' holds the answer"
+            if keys & self.forms:
+                return f"'{word}' is a word of the answer's family"
             if any(len(k) >= MIN_PART and (k in self.answer or any(m in k for m in self.parts)) for k in keys):
-                return True
+                return f"'{word}' is a part of the answer"
             if {derivational_stem(k) for k in keys} & self.stems:
-                return True
-        return False
+                return f"'{word}' shares the answer's stem"
+        return None
 
     @property
     def parts(self) -> set[str]:
@@ -442,6 +514,12 @@ class Family:
     @property
     def stems(self) -> set[str]:
         return {derivational_stem(m) for m in self.members}
+
+
+def is_clipping(answer: str, word: str) -> bool:
+    """Is the clue word a short clipping or first part of the answer (see CLIPPING)?"""
+    key = _key(word)
+    return len(key) == CLIPPING < len(answer) and answer.startswith(key) and word.lower() not in CHANCE_OPENERS
 
 
 def _spelled_across(answer: str, keys: list[str]) -> bool:

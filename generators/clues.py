@@ -60,6 +60,11 @@ def read_clue_file(path: str | Path) -> ClueLines:
     Blank lines and lines starting with '#' are skipped; anything else must be
     a word, a tab and a non-empty clue, or InputError names the line.
     """
+    return tuple((word, clue) for _, word, clue in numbered_clue_lines(path))
+
+
+def numbered_clue_lines(path: str | Path) -> tuple[tuple[int, str, str], ...]:
+    """`read_clue_file`'s lines with the number of the line each stands on."""
     source = str(path)
     text = read_text_bounded(path, MAX_CLUE_FILE_BYTES, "clue file (WORD<TAB>clue lines)")
     lines = []
@@ -70,7 +75,7 @@ def read_clue_file(path: str | Path) -> ClueLines:
         key = normalise(word)
         if not tab or not clue.strip() or key is None:
             raise InputError(f"expected 'WORD<TAB>clue', got {line[:60]!r}", source=source, line=number)
-        lines.append((key, clue.strip()))
+        lines.append((number, key, clue.strip()))
     if not lines:
         raise InputError("the clue file has no clues (expected WORD<TAB>clue lines)", source=source)
     return tuple(lines)

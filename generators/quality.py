@@ -10,7 +10,8 @@ each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
 median, how many puzzles carry a `worst_answer` record — the bound
 `worst_answer.py` proved — and how many of those are proven optimal, and
 per difficulty level the answers' familiarity and the clue-kind mix, from
-`difficulty.pack_difficulty`); `worst_answer_agrees`, the check of that
+`difficulty.pack_difficulty`, and the clues `mobius clues check` would flag
+for their text); `worst_answer_agrees`, the check of that
 record against the entries; and `summary_line`, the line `mobius pack
 crossword` prints at the end (with `difficulty_line`, the levels' line).
 
@@ -70,6 +71,8 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         **({"seam_lights_min": min(seams) if seams else 0,
             "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0} if seams or not puzzles else {}),
         "distinct_answers": len({e["answer"] for e in entries}),
+        # clues breaking a rule of `mobius clues check` (the text rules: any word list may fill)
+        "flagged_clues": _flagged_clues(entries),
         "lowest": lowest_entry(entries),
         # each puzzle's worst answer, by puzzle id, read from its own entries
         "lowest_by_puzzle": {p["id"]: lowest_entry(p["entries"]) for p in puzzles},
@@ -97,6 +100,12 @@ def worst_answer_agrees(puzzle: Mapping[str, Any]) -> bool:
     lowest = lowest_entry(puzzle["entries"]) or {}
     return (record["answer"], record["score"]) == (lowest.get("answer"), lowest.get("score")) \
         and record["bound"] >= record["score"] and record["optimal"] == (record["bound"] == record["score"])
+
+
+def _flagged_clues(entries: Sequence[Mapping[str, Any]]) -> int:
+    from dictionaries.clue_check import clue_text_flags
+
+    return sum(1 for e in entries if e["clue"].strip() and clue_text_flags(e["answer"], e["clue"]))
 
 
 def summary_line(quality: Mapping[str, Any]) -> str:

@@ -34,7 +34,7 @@ except ImportError:  # older typer runs on click itself
 
 from cpmodel.errors import InputError
 from dictionaries.errors import DictionaryError
-from mobius import bench_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
+from mobius import bench_cli, clues_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
 from mobius.error_line import error_line
 from mobius.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED
 from mobius.interrupts import interruption, settle
@@ -155,6 +155,7 @@ app = typer.Typer(
 app.add_typer(crossword_cli.app, name="crossword")
 app.add_typer(slider_cli.app, name="slider")
 app.add_typer(pack_cli.app, name="pack")
+app.add_typer(clues_cli.app, name="clues")
 app.command("render")(render_cli.render)
 app.command("bench")(bench_cli.bench)
 app.command("export-instance")(instance_cli.export_instance)

@@ -10,6 +10,7 @@ from __future__ import annotations
 EXIT_OK = 0  # filled, solved, reachable
 EXIT_NO_SOLUTION = 1  # no fill exists, goal unreachable
 EXIT_DISAGREEMENT = 1  # `bench`: solvers disagree on an instance
+EXIT_FLAGGED = 1  # `clues check`: a clue breaks a rule
 EXIT_BAD_INPUT = 2  # bad input or options: one line on stderr
 EXIT_TIMEOUT = 3  # the time limit ran out before an answer
 EXIT_INTERNAL = 4  # a solver failed (ERROR) or gave an answer its verifier refuses

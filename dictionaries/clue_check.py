@@ -1,0 +1,79 @@
+"""The rules every clue keeps, as flags an editor can review: `clue_flags(answer, clue, rules)`.
+
+Covers: one flag per rule a clue breaks — too long for two printed lines,
+cut off (ends on an article, a conjunction or a possessive), giving the
+answer away (holds it, its other spelling, a word of its family, a clipping
+or part of it), a blocked term (the breakfast-test blocklist), and an answer
+outside the `en` list or scoring under the packs' default (a word a solver
+may not know). Each rule is the build's own function (`clue_text.is_whole`,
+`clue_text.Family.giveaway`, `build_en.clue_blocked`, `MAX_CLUE_CHARS`), so
+the embedded bank, `mobius clues check` and the pack report judge a clue
+alike.
+
+Leaves out: WordNet — the build's family test also knows WordNet's
+derivations (HOUSE: housing), which the shipped package does not carry, so
+here a family word is one lemminflect or the shared-stem rules find; reading
+clue files (`generators.clues`) and the command (`mobius/clues_cli.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from dictionaries.build_en import Blocklist, clue_blocked, read_blocklist
+from dictionaries.clue_text import MAX_CLUE_CHARS, Family, is_whole
+from dictionaries.wordlist import DEFAULT_SPELLING, WordList, load
+
+# The pack's default --min-score: an answer under it is one a solver may not know.
+PACK_MIN_SCORE = 30
+
+
+@dataclass(frozen=True)
+class ClueRules:
+    """What the rules read: the `en` list in one spelling and the blocklist."""
+
+    words: WordList
+    blocked: Blocklist
+    spelling: str = DEFAULT_SPELLING
+    min_score: int = PACK_MIN_SCORE
+
+
+@lru_cache(maxsize=2)
+def clue_rules(spelling: str = DEFAULT_SPELLING) -> ClueRules:
+    return ClueRules(load("en", spelling=spelling), shipped_blocklist(), spelling)
+
+
+def clue_flags(answer: str, clue: str, rules: ClueRules) -> list[str]:
+    """Every rule `clue` (for `answer`, A–Z) breaks, one short phrase each; [] if it keeps them all."""
+    return clue_text_flags(answer, clue, rules.blocked) + answer_flags(answer, rules)
+
+
+def clue_text_flags(answer: str, clue: str, blocked: Blocklist | None = None) -> list[str]:
+    """The rules of the clue's text alone (any word list): length, cut off, give-away, blocked term."""
+    flags = []
+    if len(clue) > MAX_CLUE_CHARS:
+        flags.append(f"too long: {len(clue)} characters, over {MAX_CLUE_CHARS}")
+    if "___" not in clue and not is_whole(clue, cut=False):
+        flags.append(f"cut off: ends on '{clue.split()[-1]}'")
+    why = Family(answer, (), lambda _lemma: ()).giveaway(clue)
+    if why is not None:
+        flags.append(f"gives the answer away: {why}")
+    if clue_blocked(clue, blocked or shipped_blocklist()):
+        flags.append("uses a blocked term (the breakfast-test blocklist)")
+    return flags
+
+
+def answer_flags(answer: str, rules: ClueRules) -> list[str]:
+    """Is the answer a word a solver knows: in the `en` list, at the packs' default score or more?"""
+    if answer not in rules.words:
+        return [f"answer {answer} is not in the en list ({rules.spelling} spelling)"]
+    if rules.words.score(answer) < rules.min_score:
+        return [f"answer {answer} scores {rules.words.score(answer)}, under the packs' default "
+                f"{rules.min_score}: a solver may not know it"]
+    return []
+
+
+@lru_cache(maxsize=1)
+def shipped_blocklist() -> Blocklist:
+    return read_blocklist()

@@ -1,0 +1,88 @@
+"""`mobius clues check FILE`, run as a user runs it: one line a flag naming the file, the line
+and the rule, exit 1 when a clue is flagged, 0 when none is, 2 and one line for a file it
+cannot read."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generators.clues import load_bank
+
+
+def clues_check(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mobius", "clues", "check", *map(str, args)], capture_output=True,
+                          text=True, check=False)
+
+
+def test_every_broken_rule_is_flagged_on_its_own_line(tmp_path: Path) -> None:
+    path = tmp_path / "clues.tsv"
+    path.write_text("# an editor's file\n"
+                    "CAT\tHouse pet that purrs\n"
+                    "VETERINARY\tVet\n"
+                    "KOREA\tAsian peninsula separating the Yellow Sea and the\n"
+                    "\n"
+                    "COLOR\tColour\n"
+                    "RAN\tDid run quickly\n"
+                    "QWERTZ\tA keyboard\n"
+                    f"LONG\t{'Very ' * 20}long\n", encoding="utf-8")
+    done = clues_check(path)
+    assert done.returncode == 1, done.stderr
+    flags = done.stdout.splitlines()
+    assert "Traceback" not in done.stderr
+
+    def flagged(line: int, rule: str) -> bool:
+        return any(f.startswith(f"{path}:{line}: ") and rule in f for f in flags)
+
+    assert flagged(3, "clipping")  # Vet for VETERINARY
+    assert flagged(4, "cut off: ends on 'the'")
+    assert flagged(6, "other spelling")  # Colour for COLOR
+    assert flagged(7, "family")  # run for RAN
+    assert flagged(8, "not in the en list")
+    assert flagged(9, "too long")
+    assert not any(f.startswith(f"{path}:2: ") for f in flags)  # a fine clue
+
+
+def test_a_blocked_term_is_flagged(tmp_path: Path) -> None:
+    path = tmp_path / "clues.tsv"
+    path.write_text("PARTY\tWhere to get wasted\nPARTY\tWhere they sell heroin\n", encoding="utf-8")
+    done = clues_check(path)
+    assert done.returncode == 1
+    assert f"{path}:2: PARTY: uses a blocked term" in done.stdout
+    assert f"{path}:1: " not in done.stdout
+
+
+def test_clean_clues_pass_with_exit_0(tmp_path: Path) -> None:
+    # The embedded bank's own clues of a few common words keep every rule.
+    bank = load_bank()
+    lines = [f"{word}\t{clue}" for word in ("CAT", "HOUSE", "RIVER", "WATER", "TENNIS") for clue in bank.clues_of(word)]
+    assert len(lines) >= 5
+    path = tmp_path / "clues.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = clues_check(path)
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+@pytest.mark.parametrize("content", [None, "CAT Feline\n", b"\xff\xfe\x00bad"])
+def test_unreadable_input_is_one_line_and_exit_2(tmp_path: Path, content: str | bytes | None) -> None:
+    path = tmp_path / "clues.tsv"
+    if isinstance(content, str):
+        path.write_text(content, encoding="utf-8")
+    elif content is not None:
+        path.write_bytes(content)
+    done = clues_check(path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and str(path) in done.stderr
+
+
+def test_the_pack_report_counts_the_clues_the_check_flags() -> None:
+    from generators.quality import pack_quality
+
+    entries = [{"answer": answer, "clue": clue, "score": 50, "seam_crossings": 0}
+               for answer, clue in (("CAT", "House pet that purrs"), ("VETERINARY", "Vet"), ("RIVER", "Stream of the"),
+                                    ("DOG", ""))]
+    assert pack_quality([{"id": "0001", "surface": "plane", "entries": entries}])["flagged_clues"] == 2
