@@ -4,7 +4,8 @@ Covers: building crossword packs of up to a thousand puzzles and reading
 them back from their files: the job seconds per puzzle for the first,
 middle and last tenth of the pack and for its first and last hundred
 puzzles (median and mean; the manifest records every job's time, attempts
-included), distinct grids (canonical keys) and
+included, as wall and as CPU seconds: the CPU ratio is the one a busy
+machine hardly moves), distinct grids (canonical keys) and
 fills, answers repeated and how, the quality figures (three-letter share,
 seam lights, mean score, clued share), the CP-SAT polish gain (mean entry
 score before and after), and what two packs of different seeds share.
@@ -13,7 +14,12 @@ figures can be taken of a pack made before a change.
 
 Exports are left out unless `--exports`: they are measured on their own.
 
-Run: ``python -m benchmarks.pack_scale [--case NAME ...] [--workers 2] [--out DIR]``
+Several seeds of the same cases (`--seed 23 --seed 11 --seed 5`) are the
+regression check that the cost stays flat on every seed, not only on the
+one a change was tuned on: the last table gives, per case, the spread of
+wall times between seeds and the worst last / first hundred ratio.
+
+Run: ``python -m benchmarks.pack_scale [--case NAME ...] [--seed N ...] [--workers 2] [--out DIR]``
 or ``python -m benchmarks.pack_scale --analyze PACK_DIR [--against OTHER_DIR]``.
 """
 
@@ -40,6 +46,7 @@ CASES: dict[str, dict[str, Any]] = {
     "default-30": {"width": 11, "height": 5, "surface": "mobius", "count": 30, "seed": 0},
     "default-30-seed-1": {"width": 11, "height": 5, "surface": "mobius", "count": 30, "seed": 1},
     "mobius-11x5-60": {"width": 11, "height": 5, "surface": "mobius", "count": 60, "seed": 0},
+    "mobius-11x5-300": {"width": 11, "height": 5, "surface": "mobius", "count": 300, "seed": 0},
     "mobius-11x5-1000": {"width": 11, "height": 5, "surface": "mobius", "count": 1000, "seed": 0},
     "torus-9x7-200": {"width": 9, "height": 7, "surface": "torus", "count": 200, "seed": 0},
     "mobius-15x7-200": {"width": 15, "height": 7, "surface": "mobius", "count": 200, "seed": 0},
@@ -88,6 +95,8 @@ def analyze(puzzles: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -
              if "score_after_polish" in p.get("stats", {})]
     timings = manifest.get("timings", {}).get("per_puzzle_s", {})
     times = [timings[k] for k in sorted(timings)]
+    cpu_timings = manifest.get("timings", {}).get("per_puzzle_cpu_s", {})  # packs made before it have none
+    cpu = [cpu_timings[k] for k in sorted(cpu_timings)]
     long_repeats = sorted(w for w, n in uses.items() if n > 1 and len(w) > 5)
     return {
         "puzzles": len(puzzles), "entries": len(entries),
@@ -102,6 +111,7 @@ def analyze(puzzles: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -
         "polish": (statistics.fmean(before), statistics.fmean(after)) if before else None,
         "redone": sum(int(p.get("rejected", 0)) for p in puzzles),
         "tenths": tenths(times) if times else {},
+        "cpu_tenths": tenths(cpu) if cpu else {},
         "wall_s": manifest.get("timings", {}).get("wall_s"),
         "pattern_space": manifest.get("patterns", {}).get("space"),
         "recurring_lengths": sorted(manifest.get("repeats", {}).get("recurring_lengths", {})),
@@ -115,12 +125,31 @@ def shared(a: Sequence[Mapping[str, Any]], b: Sequence[Mapping[str, Any]]) -> tu
     return len(fills), len(grids)
 
 
-def build(name: str, out: Path, workers: int, exports: bool) -> tuple[float, Path]:
-    spec = CrosswordPackSpec(**CASES[name])
-    target = out / name
+def build(name: str, out: Path, workers: int, exports: bool, seed: int | None = None) -> tuple[float, Path]:
+    spec = CrosswordPackSpec(**{**CASES[name], **({} if seed is None else {"seed": seed})})
+    target = out / label(name, seed)
     start = time.perf_counter()
     build_pack(spec, target, workers=workers, command=f"pack_scale {name}", exports=exports)
     return time.perf_counter() - start, target
+
+
+def label(name: str, seed: int | None) -> str:
+    return name if seed is None else f"{name}-seed-{seed}"
+
+
+def print_spread(results: Mapping[str, dict[str, Any]], names: Sequence[str], seeds: Sequence[int]) -> None:
+    """Per case built with several seeds: the slowest pack's wall time against the fastest's, and
+    the worst last / first hundred ratio (the regression check that the cost stays flat on every seed)."""
+    print("\n| pack | seeds | wall s, fastest → slowest (ratio) | last / first hundred median, worst |")
+    print("|---|---|---|---:|")
+    for name in names:
+        runs = [results[label(name, seed)] for seed in seeds]
+        walls = sorted(r["wall_s"] for r in runs)
+        ratios = {kind: [t["last hundred"][0] / t["first hundred"][0] for r in runs if (t := r.get(key))]
+                  for kind, key in (("wall", "tenths"), ("CPU", "cpu_tenths"))}
+        worst = ", ".join(f"{max(v):.2f} ({kind})" for kind, v in ratios.items() if v)
+        print(f"| {name} | {', '.join(map(str, seeds))} | {walls[0]} → {walls[-1]} ({walls[-1] / walls[0]:.2f}) | "
+              f"{worst} |")
 
 
 def print_packs(results: Mapping[str, dict[str, Any]]) -> None:
@@ -140,16 +169,20 @@ def print_packs(results: Mapping[str, dict[str, Any]]) -> None:
 
 
 def print_tenths(results: Mapping[str, dict[str, Any]]) -> None:
-    print("\n| pack | first tenth median / mean s | middle tenth | last tenth | first hundred | last hundred | "
-          "last / first hundred (median, mean) |")
-    print("|---|---|---|---|---|---|---:|")
+    """Job seconds along each pack: wall time, then the job's CPU time (which a busy machine moves far
+    less: on a machine whose load doubles during a run the wall-time ratio says more about the load)."""
+    print("\n| pack | job time | first tenth median / mean s | middle tenth | last tenth | first hundred | "
+          "last hundred | last / first hundred (median, mean) |")
+    print("|---|---|---|---|---|---|---|---:|")
     for name, r in results.items():
-        t = r["tenths"]
-        if not t:
-            continue
-        cells = [f"{t[k][0]:.3f} / {t[k][1]:.3f}" for k in ("first", "middle", "last", "first hundred", "last hundred")]
-        first, last = t["first hundred"], t["last hundred"]
-        print(f"| {name} | {' | '.join(cells)} | {last[0] / first[0]:.2f}, {last[1] / first[1]:.2f} |")
+        for kind, key in (("wall", "tenths"), ("CPU", "cpu_tenths")):
+            t = r.get(key)
+            if not t:
+                continue
+            cells = [f"{t[k][0]:.3f} / {t[k][1]:.3f}" for k in ("first", "middle", "last", "first hundred",
+                                                                 "last hundred")]
+            first, last = t["first hundred"], t["last hundred"]
+            print(f"| {name} | {kind} | {' | '.join(cells)} | {last[0] / first[0]:.2f}, {last[1] / first[1]:.2f} |")
 
 
 def main() -> None:
@@ -158,6 +191,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, help="keep the packs here (default: a temporary directory)")
     parser.add_argument("--exports", action="store_true", help="write the export files too")
+    parser.add_argument("--seed", type=int, action="append", dest="seeds",
+                        help="build each case with this seed instead of its own (repeat for several: the "
+                             "table then also gives the spread between seeds)")
     parser.add_argument("--analyze", type=Path, help="only read this pack and print its figures")
     parser.add_argument("--against", type=Path, help="with --analyze: count what this other pack shares with it")
     args = parser.parse_args()
@@ -176,13 +212,16 @@ def main() -> None:
         out = args.out or Path(tmp)
         results, packs = {}, {}
         for name in names:
-            wall, target = build(name, out, args.workers, args.exports)
-            packs[name] = read_pack(target)
-            results[name] = {**analyze(*packs[name]), "wall_s": round(wall, 1)}
-            print(f"built {name} in {wall:.1f} s", flush=True)
+            for seed in args.seeds or [None]:
+                wall, target = build(name, out, args.workers, args.exports, seed)
+                packs[target.name] = read_pack(target)
+                results[target.name] = {**analyze(*packs[target.name]), "wall_s": round(wall, 1)}
+                print(f"built {target.name} in {wall:.1f} s", flush=True)
         print()
         print_packs(results)
         print_tenths(results)
+        if args.seeds and len(args.seeds) > 1:
+            print_spread(results, names, args.seeds)
         for a, b in PAIRS:
             if a in packs and b in packs:
                 fills, grids = shared(packs[a][0], packs[b][0])

@@ -283,7 +283,8 @@ def _remove_failed_start(out: Path, created: Path | None) -> None:
 
 
 def _manifest(spec: PackSpec, command: str, inputs: Mapping[str, Any], puzzles: Mapping[int, Mapping[str, Any]],
-              hashes: Mapping[int, str], timings: Mapping[int, float], started: float, complete: bool,
+              hashes: Mapping[int, str], timings: Mapping[int, tuple[float, float]], started: float,
+              complete: bool,
               report: Mapping[str, Any] | None = None,
               skipped_exports: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     manifest = {
@@ -294,7 +295,8 @@ def _manifest(spec: PackSpec, command: str, inputs: Mapping[str, Any], puzzles: 
         "counts": {"requested": spec.count, "written": len(puzzles),
                    "rejected": sum(int(p.get("rejected", 0)) for p in puzzles.values())},
         "timings": {"wall_s": round(time.monotonic() - started, 3),
-                    "per_puzzle_s": {f"{i + 1:04d}": round(t, 4) for i, t in sorted(timings.items())}},
+                    "per_puzzle_s": {f"{i + 1:04d}": round(t[0], 4) for i, t in sorted(timings.items())},
+                    "per_puzzle_cpu_s": {f"{i + 1:04d}": round(t[1], 4) for i, t in sorted(timings.items())}},
     }
     if skipped_exports is not None:
         manifest["skipped_exports"] = skipped_exports
@@ -379,7 +381,7 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
             _remove_failed_start(out, created)
         raise
     puzzles: dict[int, dict[str, Any]] = {}
-    timings: dict[int, float] = {}
+    timings: dict[int, tuple[float, float]] = {}  # index -> job wall and CPU seconds, every attempt summed
     progress = Progress(spec.count, notes=plan.notes)
     if on_progress:
         on_progress(progress)

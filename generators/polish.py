@@ -86,7 +86,9 @@ def resolve(problem: FillProblem, fill: Fill, free: set[Cell], solver: CpSatFill
     cell kept (None if they admit no fill), and the deterministic time spent."""
     fixed = {cell: letter for cell, letter in fill.items() if cell not in free}
     part = FillProblem(problem.grid.with_letters(fixed), problem.words, problem.rules, problem.penalties)
-    result = solver.solve(part, seed=seed, hint=fill)
+    # In this process: a round is bounded by its deterministic time, and a pack job runs in a worker that
+    # the pack kills whole; a child per round cost four times the round (fork, then its clean-up).
+    result = solver.solve(part, seed=seed, hint=fill, in_child=False)
     spent = float(result.stats.get("deterministic_time", solver.deterministic_time or 0.0))
     return ({**fill, **result.solution} if result.status is Status.SOLVED else None), spent
 

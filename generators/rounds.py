@@ -125,7 +125,7 @@ def plan_of(spec: Any, runner: Executor | None = None) -> PackPlan:
 
 
 def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int, dict[str, Any]],
-               accept: Callable[[JobResult], None], timings: dict[int, float],
+               accept: Callable[[JobResult], None], timings: dict[int, tuple[float, float]],
                redone: Callable[[], None], waiting: Callable[[int, int], None] | None = None) -> dict[int, str]:
     """Make every puzzle, round by round (see the module docstring); the
     puzzles given up, with the reason.
@@ -148,7 +148,8 @@ def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int,
             waiting(running[0], current.attempts[running[0]])
         for result in runner.as_completed(current.handles):
             current.results[result.index] = result
-            timings[result.index] = timings.get(result.index, 0.0) + result.wall_s
+            wall, cpu = timings.get(result.index, (0.0, 0.0))
+            timings[result.index] = (wall + result.wall_s, cpu + result.cpu_s)
         retry = []
         for index in sorted(current.attempts):
             result, attempt = current.results[index], current.attempts[index]

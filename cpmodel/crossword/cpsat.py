@@ -136,13 +136,16 @@ class CpSatFillSolver(SolverBase):
     deterministic_time: float | None = option(None, minimum=0.001, help="CP-SAT deterministic-time budget")
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0,
-              hint: Fill | None = None) -> SolveResult:
+              hint: Fill | None = None, in_child: bool = True) -> SolveResult:
         """Fill `problem`; `hint` (a whole or partial fill) guides CP-SAT's search.
 
         A maximising run that times out with a fill in hand returns it as
         SOLVED with ``optimal=False``. CP-SAT's presolve does not
         always carry a hint through; with ``presolve="off"`` a hint that is a
-        whole fill is taken as the answer.
+        whole fill is taken as the answer. `in_child=False` runs CP-SAT in
+        this process, for the many small solves of a caller that bounds them
+        itself (the polish rounds): forking a child and making sure it is
+        gone cost several times such a solve.
         """
         start = time.perf_counter()
         deadline = math.inf if time_limit is None else start + time_limit
@@ -180,7 +183,7 @@ class CpSatFillSolver(SolverBase):
         # a Ctrl-C before it stops (the child is killed at once then).
         solver = self._cp_solver(seed, None if time_limit is None else deadline - time.perf_counter())
         run = functools.partial(_run_cpsat, solver, model, letter_vars, self.maximize)
-        outcome = call_before(run, deadline + DEADLINE_GRACE_S)
+        outcome = call_before(run, deadline + DEADLINE_GRACE_S) if in_child else run()
         if outcome is None:
             stats["killed_at_deadline"] = 1
             return self._result(Status.TIMEOUT, None, start, stats)
@@ -244,11 +247,24 @@ def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float) -> Domain
             scores = np.array(cand.scores)
             if problem.penalties:  # the objective weighs a word at its score less its penalty
                 scores = scores - _penalty_column(problem, light.length, cand.words)
-            encoded[light.length] = (letter_codes(cand.words, light.length), scores)
+            encoded[light.length] = (_codes(cand.words, light.length), scores)
         letters, scores = encoded[light.length]
         rows = set_bits(cand.domain, len(cand.words))
         tables.append(Table(letters[rows], rows, scores[rows]))
     return _domains(problem, tables, narrow=fixpoint)
+
+
+# Per length, the letter codes of the last word index seen: the rounds of a polish and the jobs of a
+# pack worker share one index, whose words would otherwise be encoded again for every small problem.
+_CODES: dict[int, tuple[tuple[str, ...], np.ndarray]] = {}
+
+
+def _codes(words: tuple[str, ...], length: int) -> np.ndarray:
+    """`tables.letter_codes(words)`, remembered while the same words (by identity) come back."""
+    last = _CODES.get(length)
+    if last is None or last[0] is not words:
+        last = _CODES[length] = (words, letter_codes(words, length))
+    return last[1]
 
 
 # Many small problems share one penalty table (a polish solves twenty
@@ -293,13 +309,22 @@ def _placeable(tables: list[Table], light_cells: list[np.ndarray], num_cells: in
 # --- model --------------------------------------------------------------------------
 
 
+class _Model(cp_model.CpModel):
+    """CP-SAT's model without the camelCase aliases OR-Tools sets on every new
+    model (a few milliseconds each, as much as a polish round's solve); this
+    module calls the snake_case names."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+
 def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
                  deadline: float = math.inf) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
     """The CP-SAT model and its letter variables, parallel to `domains.cells`.
 
     Raises `DeadlineExceeded` past `deadline`, looked at after each table.
     """
-    model = cp_model.CpModel()
+    model = _Model()
     lights = problem.lights.lights
     # Variables: one letter per cell, its domain already narrowed by the pre-pass.
     letter_vars = [

@@ -41,6 +41,11 @@ def test_same_seed_same_bytes_whatever_the_worker_count(tmp_path: Path, spec) ->
     manifest = json.loads((tmp_path / "one" / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["counts"]["written"] == spec.count
     assert manifest["parameters"]["seed"] == spec.seed
+    # Every puzzle's job time, as wall and as CPU seconds of the worker that ran it.
+    timings = json.loads((tmp_path / "two" / "manifest.json").read_text())["timings"]
+    ids = {f"{i + 1:04d}" for i in range(spec.count)}
+    assert set(timings["per_puzzle_cpu_s"]) == set(timings["per_puzzle_s"]) == ids
+    assert all(t >= 0 for t in timings["per_puzzle_cpu_s"].values()) and sum(timings["per_puzzle_cpu_s"].values()) > 0
 
 
 def test_crossword_pack_puzzles_are_valid_and_distinct(tmp_path: Path) -> None:
