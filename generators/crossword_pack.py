@@ -71,6 +71,8 @@ DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 1000), "cpsat": ("deter
 # deterministic time, so a cut budget fails every grid alike.
 SHARED_BUDGETS = frozenset({"reference"})
 BACKSTOP_S = 120.0
+# The manifest's name for the embedded clue bank among the inputs (an option names the others).
+EMBEDDED_BANK = "clue bank"
 # The reference solver chooses among this many best words at each step: one
 # grid gives many different fills, all near the best (the polish then
 # lifts the weakest entries).
@@ -225,6 +227,8 @@ class CrosswordPackSpec:
         words = source.sha256 if isinstance(source, ListContent) else load(source).content_hash
         files = dict(self.sources)
         found = {"--dict": {"source": self.dictionary, "sha256": words}}
+        if self.clues:  # the embedded bank changes with the tool: a pack never mixes two banks' clues
+            found[EMBEDDED_BANK] = {"source": "(embedded in this version)", "sha256": load_bank().sha256}
         lines = {"--clues": [f"{word}\t{clue}" for word, clue in self.extra_clues],
                  "--ban": sorted(self.ban), "--allow": sorted(self.allow)}
         for option, content in lines.items():

@@ -12,7 +12,7 @@ uninterrupted run. A puzzle the plan gives up on (nothing left to try) is
 reported with everything finished kept.
 
 Fingerprints: the manifest records the sha256 of every input by option (the
-spec's `inputs`) and of every puzzle file; between the manifest's writes at
+spec's `inputs`, with the embedded clue bank a crossword pack clues from) and of every puzzle file; between the manifest's writes at
 the start and the end of a run, each puzzle's hash is appended to the
 journal before its file is renamed into place. A resume refuses inputs that
 changed and keeps exactly the puzzle files whose bytes are the ones

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.faults.packs import write_crossword_inputs
+from generators.clues import load_bank
 from generators.pack_lock import LOCK_NAME, lock_pack
 
 SLIDER = ["pack", "slider", "--board", "ring", "--count", "5", "--depth", "3..7", "--workers", "1"]
@@ -149,6 +150,23 @@ def test_resume_refuses_a_changed_input_and_names_it(crossword_inputs: tuple[Pat
     line = one_error_line(result)
     assert result.returncode == 2
     assert f"{option} {changed} changed" in line and "--resume needs the inputs it was started with" in line
+    assert snapshot(out) == before
+
+
+def test_resume_refuses_a_pack_started_with_another_clue_bank(crossword_inputs: tuple[Path, dict[str, Path]],
+                                                             tmp_path: Path) -> None:
+    """The embedded bank changes with the tool: a pack started by another version never gets a second bank's clues."""
+    made, files = crossword_inputs
+    out = copy_of(made, tmp_path / "pack")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["inputs"]["clue bank"]["sha256"] == load_bank().sha256
+    manifest["inputs"]["clue bank"]["sha256"] = "0" * 64  # as an earlier version's bank would read
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(out)
+    result = mobius(*CROSSWORD, "--out", str(out), *(str(a) for pair in files.items() for a in pair), "--resume")
+    line = one_error_line(result)
+    assert result.returncode == 2
+    assert "clue bank (embedded in this version) changed" in line, line
     assert snapshot(out) == before
 
 
