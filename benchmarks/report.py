@@ -130,6 +130,13 @@ def _seconds(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
+def markdown_rows(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A plain Markdown table: the header, then one line per row."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def markdown_table(rows: Sequence[SolverSummary], baseline: str) -> str:
     lines = ["| Solver | Decided | Solved | UNSAT | Timeout | Error | Median s | Total s | × baseline | Both decided |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]

@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from benchmarks.harness import machine
-from benchmarks.slider_search import markdown
+from benchmarks.report import markdown_rows
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SEED = 14
@@ -242,7 +242,7 @@ def run(repeats: int, limit: int, compare_with: str | None, compare_max: int) ->
 def table(records: Sequence[Record]) -> str:
     header = ["code", "family", "vertices", "edges", "command", "wall s", "CPU s", "CPU beyond start-up s",
               "compute CPU s", "peak MB", "exit"]
-    return markdown(header, [[r.code, r.family, f"{r.vertices:,}", f"{r.edges:,}", r.command,
+    return markdown_rows(header, [[r.code, r.family, f"{r.vertices:,}", f"{r.edges:,}", r.command,
                               "timeout" if r.exit_code < 0 else f"{r.wall_s:.2f}", f"{r.cpu_s:.2f}",
                               f"{r.cpu_beyond_startup_s:.2f}", f"{r.compute_s:.2f}", f"{r.peak_mb:.0f}", r.exit_code]
                              for r in records])

@@ -7,7 +7,7 @@ machine is shared: medians, ratios and the load average are reported):
   solver, as a user types it) against ``qxw -b`` on the same grids, each
   the whole process timed from outside. LIST is Debian's `wamerican` minus
   its possessives (the lines ending in 's), written once; Qxw is given what
-  the benchmark harness gives it (`benchmarks.qxw`): the lights as a deck,
+  its backend gives it (`cpmodel/crossword/qxw.py`): the lights as a deck,
   and the list normalised and cut to the grid's light lengths. The runs
   alternate (ours, Qxw, next grid), after one untimed fill that writes the
   list's cache entry (`cpmodel.crossword.word_cache`), whose time is
@@ -43,7 +43,8 @@ from pathlib import Path
 
 from benchmarks.datasets import korf_table
 from benchmarks.harness import machine
-from benchmarks.qxw import deck_text, find_qxw, word_list_text
+from cpmodel.crossword.qxw import deck as qxw_deck
+from cpmodel.crossword.qxw import find_qxw, word_list_text
 
 VANBEEK = Path(__file__).parent / "data" / "crossword" / "vanbeek"
 GRIDS = ("15.01", "15.04", "19.01", "puzzle15")
@@ -102,7 +103,8 @@ def prepare_crossword(work: Path) -> tuple[Path, dict[str, tuple[Path, Path]]]:
     for name in GRIDS:
         problem = FillProblem(read_grid(VANBEEK / f"{name}.txt"), words, FillRules(min_length=VANBEEK_MIN_LENGTH))
         deck, word_file = work / f"{name}.qxd", work / f"{name}.words"
-        deck.write_text(deck_text(problem), encoding="ascii")
+        deck.write_text(qxw_deck((light.cells for light in problem.lights.lights),
+                                 allow_repeats=problem.rules.allow_repeats), encoding="ascii")
         word_file.write_text(word_list_text(problem), encoding="ascii")
         qxw_inputs[name] = (deck, word_file)
     return listed, qxw_inputs

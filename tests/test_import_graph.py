@@ -39,6 +39,11 @@ def project_modules() -> dict[str, Path]:
 
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The project modules `name` imports: `from P import M` names module P.M where it is one, else P."""
+    return {m for m in imported_names(name, path, modules) if m in modules and m != name}
+
+
+def imported_names(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """Every module name `name` imports, the project's or not."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -50,7 +55,7 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, *([base] if base else [])])
             found.update(f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names)
-    return {m for m in found if m in modules and m != name}
+    return found
 
 
 def import_graph() -> nx.DiGraph:
@@ -74,6 +79,15 @@ def test_the_import_graph_has_no_circle_beyond_the_allowed_ones() -> None:
 def test_no_module_imports_from_a_layer_above_its_own() -> None:
     upward = {(a, b) for a, b in import_graph().edges if layer(b) > layer(a)}
     assert upward - ALLOWED_UPWARD == set()
+
+
+def test_every_import_of_a_project_module_names_one_that_exists() -> None:
+    """A module moved or removed leaves no import of it behind (a script's, run rarely, included)."""
+    modules = project_modules()
+    missing = {(name, imported) for name, path in modules.items()
+               for imported in imported_names(name, path, modules)
+               if imported.split(".")[0] in LAYERS and imported not in modules}
+    assert missing == set()
 
 
 def test_the_graph_sees_lazy_imports_and_would_find_a_circle() -> None:
