@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import re
+import string
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -252,7 +253,8 @@ def build_lexicon() -> Build:
     from dictionaries.wordnet_db import read_wordnet
 
     scowl, blocked, scores, project = read_scowl(), read_blocklist(), wordfreq_scores(), read_project_clues()
-    writer = ClueWriter(read_wordnet(), frequency=scores, familiar=scowl.common, corrections=read_corrections())
+    writer = ClueWriter(read_wordnet(), frequency=scores, familiar=scowl.common, corrections=read_corrections(),
+                        american=american_spellings(scowl))
     kept: dict[str, int] = {}
     clues: dict[str, list[str]] = {}
     dropped: Counter[str] = Counter()
@@ -272,6 +274,48 @@ def build_lexicon() -> Build:
         dropped[reason] += 1
     spellings = {word: mark for word in kept if (mark := spelling_of(word, scowl))}
     return Build(kept, clues, dropped, dict(Counter(len(w) for w in scores)), spellings, writer.report)
+
+
+# The one-letter fallback of `american_spellings` pairs only words of one SCOWL size that open and end
+# alike (GREY: GRAY; not MATT: MATH, FERE: CERE, nor GREY: the rarer GEY), and never takes the U from an
+# OUR one letter in, which is no British ending (POURER: PORER, FOURB: FORB).
+NOT_OUR = re.compile(r"^[A-Z]?OUR")
+# Whole-word British spellings the patterns of `clue_text.american` leave alone (ENQUIRE, TYRE,
+# CHEQUE, STOREY, SULPHUR, TSAR, AEROPLANE, LIQUORICE, PRACTISE); used only where the result is American-listed.
+BRITISH_WORDS = ((r"^ENQUIR", "INQUIR"), (r"^TYR(E|ES)$", r"TIR\1"), (r"^CHEQUE", "CHECK"), (r"^STOREY(S)?$", r"STORY\1"),
+                 (r"^STOREYS$", "STORIES"), (r"SULPH", "SULF"), (r"^TSAR", "CZAR"), (r"^AERO(PLANE|FOIL)", r"AIR\1"),
+                 (r"^LIQUORICE", "LICORICE"), (r"^PRACTIS", "PRACTIC"), (r"^DEPENDANT", "DEPENDENT"),
+                 (r"^DESCENDENT", "DESCENDANT"), (r"LLINGS$", "LINGS"))
+
+
+def american_spellings(scowl: Scowl) -> dict[str, str]:
+    """British-only words (SCOWL) -> their American spelling: what the British patterns
+    (`clue_text.american`) give if SCOWL's American lists have it (REALISED -> REALIZED), else
+    the one American-only word a single letter apart (GREY -> GRAY, SIZEABLE -> SIZABLE; see NOT_OUR)."""
+    from dictionaries.clue_text import american
+
+    words = {w for listed in scowl.sizes.values() for w in listed}
+    marks = {w: spelling_of(w, scowl) for w in words}
+    only_american = {w for w, mark in marks.items() if mark == "american"}
+    spellings = {}
+    for word in sorted(w for w, mark in marks.items() if mark == "british"):
+        patterned = [other for other in (american(word), *(re.sub(p, r, word) for p, r in BRITISH_WORDS))
+                     if other != word and scowl.size(other, AMERICAN_LISTS) < MAX_SCORE]
+        if patterned:
+            spellings[word] = patterned[0]
+        elif not NOT_OUR.match(word) and len(near := [
+                w for w in one_edit(word) & only_american
+                if (w[0], w[-1]) == (word[0], word[-1]) and scowl.size(w, AMERICAN_LISTS) == scowl.size(word, BRITISH_LISTS)]) == 1:
+            spellings[word] = near[0]
+    return spellings
+
+
+def one_edit(word: str) -> set[str]:
+    """The A–Z words one deletion, insertion or substitution away from `word`."""
+    letters = string.ascii_uppercase
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b} | {a + c + b for a, b in splits for c in letters}
+            | {a + c + b[1:] for a, b in splits if b for c in letters}) - {word}
 
 
 def familiarity(word: str, score: int, scowl: Scowl) -> int:

@@ -25,6 +25,7 @@ from lemminflect import getAllInflections, getAllLemmas
 
 from dictionaries.clue_text import (
     CLIPPED,
+    SHARES_PART,
     COMPARATIVE,
     MAX_BLANK_WORDS,
     MAX_FUNCTION_BLANK_WORDS,
@@ -37,11 +38,13 @@ from dictionaries.clue_text import (
     THIRD_PERSON,
     UPOS,
     Family,
+    americanise,
     antonym_clue,
     blank_clue,
     capitalise,
     clean_definition,
     inflect_definition,
+    is_usage_label,
     phrase_of,
     shortenings,
     synonym_clue,
@@ -61,7 +64,7 @@ MODALS = frozenset({"COULD", "WOULD", "SHOULD", "MIGHT", "SHALL", "WILL", "CAN",
 GENERIC = frozenset("entity physical_entity abstraction abstract_entity object whole thing matter act event group "
                     "person individual someone organism being unit part attribute state relation measure "
                     "psychological_feature cognition communication artifact change be have make do cause "
-                    "move get go".split())
+                    "move get go put".split())
 # A synonym is a fair clue only if solvers know it: at least this score
 # (Zipf 2.75, about once per two million words), and at most two a sense.
 MIN_SYNONYM_SCORE = 35
@@ -107,6 +110,10 @@ RULE_CLIPPING = "clue holding a clipping or first part of the answer (Vet for VE
 RULE_LONG_BLANK = "fill-in-the-blank from a sentence too long to read one way"
 RULE_SKIPPED_SENSE = "sense a solver does not think of first, from the corrections table"
 RULE_CORRECTED = "definition corrected from the corrections table (WordNet's typos)"
+RULE_USAGE_LABEL = "one-word clue that is a usage label in another part of speech (Slang for DUPE)"
+RULE_COMPOUND = "compound clue word sharing a compound answer's first part (Goalkeeper for GOALTENDER)"
+RULE_PLURAL_LEMMA = "singular definition of a plural answer WordNet lists as a lemma, made plural (EGGS)"
+RULE_AMERICAN = "British spelling in clue text made American (Realised: Realized)"
 # How WordNet opens the definition of an American ("United States tennis player").
 AMERICAN = re.compile(r"^United States\b")
 TITLES = frozenset("Lord Lady Sir Dame Saint St. Baron Baroness Count Countess Duke King Queen Prince Princess "
@@ -147,9 +154,11 @@ def _inflects_another(lemma: str) -> bool:
 
 class ClueWriter:
     def __init__(self, wordnet: WordNet, frequency: Mapping[str, int], familiar: Set[str],
-                 corrections: Corrections = Corrections()) -> None:
-        """`frequency`: normalised word -> score; `familiar`: the words a synonym clue may use (SCOWL's)."""
+                 corrections: Corrections = Corrections(), american: Mapping[str, str] | None = None) -> None:
+        """`frequency`: normalised word -> score; `familiar`: the words a synonym clue may use (SCOWL's);
+        `american`: British-only spellings (A–Z) -> American ones, for clue text (packs are American by default)."""
         self.wordnet = wordnet
+        self.american = american or {}
         self.corrections = corrections
         self.frequency = frequency
         self.familiar = familiar
@@ -251,7 +260,7 @@ class ClueWriter:
         """
         sources = self.sources(word)
         family = Family(word, [s.lemma for s in sources] + [part for s in sources for part in s.form.split()],
-                        lambda lemma: self._derived.get(lemma, ()))
+                        lambda lemma: self._derived.get(lemma, ()), lambda w: w in self.wordnet.senses)
         dominant, counted = self.senses(word)
         # The commonest sense first; uncounted senses are in no order of familiarity,
         # so of those only the first that clues is used.
@@ -265,7 +274,7 @@ class ClueWriter:
             # term is flat ("Footwear" for SHOE), but either beats a rare sense.
             blanks = (self._blank(e, source.form) for source, synset in dominant[:1] for e in synset.examples)
             kinds = (k for source, synset in dominant[:1] for k in self._kinds(synset, source))
-            ranked = [(0, 0, k) for k in [*blanks, *kinds] if k and not family.gives_away(k)]
+            ranked = [(0, 0, k) for k in (self._fair([k], family) for k in [*blanks, *kinds] if k) if k]
             self.report[RULE_BROADER] += bool(ranked)
         for sense in [s for s in self.senses(word, every=True)[0] if s not in dominant]:
             if ranked:
@@ -273,11 +282,16 @@ class ClueWriter:
             ranked = self._ranked([sense], family)
         if not ranked and not sources:
             texts = (self._blank(e, word.lower(), MAX_FUNCTION_BLANK_WORDS) for e in self._examples.get(word, ()))
-            ranked = [(0, 0, t) for t in texts if t and not family.gives_away(t)][:MAX_CLUES]
+            ranked = [(0, 0, t) for t in (self._fair([t], family) for t in texts if t) if t][:MAX_CLUES]
         chosen: dict[str, str] = {}
         for *_, text in sorted(ranked):
             chosen.setdefault(text.lower(), text)
         return list(chosen.values())[:MAX_CLUES]
+
+    def _americanised(self, text: str) -> str:
+        american = americanise(text, self.american)
+        self.report[RULE_AMERICAN] += american != text
+        return american
 
     def _ranked(self, senses: list[tuple[Source, Synset]], family: Family) -> list[tuple[int, int, str]]:
         """The senses' fair clues as (place + rank, rank, text): each sense's best clue before
@@ -289,12 +303,14 @@ class ClueWriter:
         return ranked
 
     def _fair(self, slot: list[str], family: Family) -> str | None:
-        """The first alternative of a clue slot that does not give the answer away."""
-        for text in slot:
+        """The first alternative of a clue slot that does not give the answer away, in American
+        spelling (judged so: "Cosy" is no clue for COZY once it reads "Cozy")."""
+        for text in map(self._americanised, slot):
             why = family.giveaway(text)
             if why is None:
                 return text
-            self.report[RULE_CLIPPING if why.endswith(CLIPPED) else RULE_FAMILY] += 1
+            self.report[RULE_CLIPPING if why.endswith(CLIPPED) else RULE_COMPOUND if why.endswith(SHARES_PART)
+                        else RULE_FAMILY] += 1
         return None
 
     def _blank(self, example: str, answer_text: str, max_words: int = MAX_BLANK_WORDS) -> str | None:
@@ -315,7 +331,7 @@ class ClueWriter:
             for place, synset in enumerate(synsets[:MAX_SENSES]):
                 if self.unfit_sense(synset):
                     self.report[RULE_UNFIT] += 1
-                elif self._skipped(source.lemma, synset):
+                elif self._skipped(source, synset):
                     self.report[RULE_SKIPPED_SENSE] += 1
                 elif source.tag is None or self._tier(synset, source) < TIER_NAME:  # no plural of a name
                     count = self.wordnet.sense_count(source.lemma, synset.key) if source.usual else 0
@@ -341,9 +357,12 @@ class ClueWriter:
         self.report[RULE_RARE_SENSE] += len(found) - len(dominant)
         return dominant, True
 
-    def _skipped(self, lemma: str, synset: Synset) -> bool:
-        """Does the corrections table take this sense away from `lemma` (oath: not the curse)?"""
-        return any(part in synset.definition.lower() for part in self.corrections.skips.get(lemma, ()))
+    def _skipped(self, source: Source, synset: Synset) -> bool:
+        """Does the corrections table take this sense away from the source's lemma (oath: not the
+        curse) or from the inflected answer alone (airs: not the mixture of gases)?"""
+        skips = self.corrections.skips
+        return any(part in synset.definition.lower()
+                   for part in (*skips.get(source.lemma, ()), *(skips.get(source.form, ()) if source.tag else ())))
 
     def _corrected(self, definition: str) -> str:
         """The definition with the corrections table's fixes applied (WordNet's typos)."""
@@ -446,6 +465,11 @@ class ClueWriter:
             return
         if text and source.tag is not None:
             text = inflect_definition(text, synset.pos, source.tag, self.known) or ""
+        elif text and synset.pos == "n" and self._is_plural_variant(source.lemma, synset):
+            # WordNet lists EGGS beside egg in one synset, with egg's singular gloss: the answer takes a plural one.
+            plural = inflect_definition(text, "n", PLURAL, self.known) or ""
+            self.report[RULE_PLURAL_LEMMA] += plural != text
+            text = plural
         elif text and synset.pos == "n" and inflect_definition(text, "n", PLURAL, self.known) == text:
             # WordNet defined the sense in the plural ("narrow … runners used in pairs" for ski):
             # a singular answer takes no plural clue.
@@ -468,6 +492,11 @@ class ClueWriter:
             yield [text for text in named if len(text) <= MAX_CLUE_CHARS] or [capitalise(s) for s in shorts]
         else:
             yield [capitalise(short) for short in shorts]
+
+    def _is_plural_variant(self, lemma: str, synset: Synset) -> bool:
+        """Is `lemma` the plural of another form of the same synset (eggs beside egg)?"""
+        forms = {f.lower() for f in synset.forms}
+        return any(base != lemma and base in forms for base in getAllLemmas(lemma).get("NOUN", ()))
 
     def _given_names(self, synset: Synset, source: Source) -> str | None:
         """What precedes the answer in the shortest full name WordNet knows (Arthur Ashe: "Arthur")."""
@@ -495,7 +524,7 @@ class ClueWriter:
                   and self.frequency.get(normalise(phrase_of(f)) or "", 0) >= MIN_SYNONYM_SCORE]
         found = 0
         for form in sorted(others, key=lambda f: -self.frequency[normalise(phrase_of(f))]):
-            clue = synonym_clue(form, synset.pos, source.tag)
+            clue = self._unlabelled(synonym_clue(form, synset.pos, source.tag), synset.pos)
             if clue and self._is_familiar(clue.lower()):
                 yield clue
                 found += 1
@@ -511,10 +540,18 @@ class ClueWriter:
             form = broader.forms[0]
             if form.lower() in GENERIC or not self._is_familiar(phrase_of(form)):
                 continue
-            clue = synonym_clue(form, broader.pos, source.tag)
+            clue = self._unlabelled(synonym_clue(form, broader.pos, source.tag), broader.pos)
             if clue and self._is_familiar(clue.lower()):
                 yield clue
                 return
+
+    def _unlabelled(self, clue: str | None, pos: str) -> str | None:
+        """The one-word clue unless it is a usage label outside its own part of speech ("Slang" for
+        DUPE: WordNet lists slang as a verb for dupe; "Slang" for VERNACULAR stays)."""
+        if clue and is_usage_label(clue, pos):
+            self.report[RULE_USAGE_LABEL] += 1
+            return None
+        return clue
 
     def _opposites(self, synset: Synset, source: Source) -> Iterator[str]:
         """"Opposite of …" from the commonest of the sense's antonyms (EARLY: late, not middle)."""

@@ -1,17 +1,18 @@
 """The rules every clue keeps, as flags an editor can review: `clue_flags(answer, clue, rules)`.
 
 Covers: one flag per rule a clue breaks — too long for two printed lines,
-cut off (ends on an article, a conjunction or a possessive), giving the
-answer away (holds it, its other spelling, a word of its family, a clipping
-or part of it), a blocked term (the breakfast-test blocklist), and an answer
+cut off (ends on an article, a conjunction or a possessive), a usage label
+("Slang") for a clue, giving the answer away (holds it, its other spelling,
+a word of its family, a clipping or part of it), a blocked term (the breakfast-test blocklist), and an answer
 outside the `en` list or scoring under the packs' default (a word a solver
 may not know). Each rule is the build's own function (`clue_text.is_whole`,
-`clue_text.Family.giveaway`, `build_en.clue_blocked`, `MAX_CLUE_CHARS`), so
+`clue_text.is_usage_label`, `clue_text.Family.giveaway`, `build_en.clue_blocked`, `MAX_CLUE_CHARS`), so
 the embedded bank, `mobius clues check` and the pack report judge a clue
 alike.
 
 Leaves out: WordNet — the build's family test also knows WordNet's
-derivations (HOUSE: housing), which the shipped package does not carry, so
+derivations (HOUSE: housing) and its lemmas (which make GOALTENDER a
+compound of goal and tender), which the shipped package does not carry, so
 here a family word is one lemminflect or the shared-stem rules find; reading
 clue files (`generators.clues`) and the command (`mobius/clues_cli.py`).
 """
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from dictionaries.build_en import Blocklist, clue_blocked, read_blocklist
-from dictionaries.clue_text import MAX_CLUE_CHARS, Family, is_whole
+from dictionaries.clue_text import MAX_CLUE_CHARS, Family, is_usage_label, is_whole
 from dictionaries.wordlist import DEFAULT_SPELLING, WordList, load
 
 # The pack's default --min-score: an answer under it is one a solver may not know.
@@ -56,6 +57,8 @@ def clue_text_flags(answer: str, clue: str, blocked: Blocklist | None = None) ->
         flags.append(f"too long: {len(clue)} characters, over {MAX_CLUE_CHARS}")
     if "___" not in clue and not is_whole(clue, cut=False):
         flags.append(f"cut off: ends on '{clue.split()[-1]}'")
+    if is_usage_label(clue):
+        flags.append(f"a usage label, not a meaning: '{clue}'")
     why = Family(answer, (), lambda _lemma: ()).giveaway(clue)
     if why is not None:
         flags.append(f"gives the answer away: {why}")

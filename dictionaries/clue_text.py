@@ -8,7 +8,10 @@ from an antonym, and a fill-in-the-blank from a quoted example
 (`blank_clue`) — and the grammatical rewrite of a lemma's clue for an
 inflected answer (`inflect_definition`: "Domestic cats", "Moved fast").
 Also `Family`, the build's own test that a clue gives its answer away: a
-clue word sharing a lemma, an inflection or a WordNet derivation with it.
+clue word sharing a lemma, an inflection, a WordNet derivation or a
+compound's first part with it; `is_usage_label` (a one-word clue that is a
+dictionary's register label, "Slang"); and `americanise`, the American
+spelling of clue text.
 
 Leaves out: which words get clues and how many (`build_en.py`), reading
 WordNet (`wordnet_db.py`), and the runtime check of clues, which is
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 # known(word, pos): is `word` a WordNet base form of part of speech `pos`?
 Known = Callable[[str, str], bool]
@@ -409,6 +412,35 @@ def synonym_clue(form: str, pos: str, tag: str | None) -> str | None:
     return capitalise(text) if len(text) <= MAX_CLUE_CHARS else None
 
 
+# Dictionaries' register labels and the part of speech each is a meaning in: WordNet
+# lists some as synonyms in another (slang, the verb: to dupe), and there a one-word
+# clue reads as a note on the answer; in its own ("Slang" for VERNACULAR,
+# "Archaic" for ANTIQUATED) it is a meaning.
+USAGE_LABELS = {**dict.fromkeys("slang jargon argot cant lingo idiom colloquialism dialect".split(), "n"),
+                **dict.fromkeys("informal colloquial obsolete archaic dialectal vulgar idiomatic regional rare "
+                                "poetic literary".split(), "a")}
+
+
+def is_usage_label(text: str, pos: str | None = None) -> bool:
+    """Is the clue one word that is a usage label ("Slang", "Archaic"), for a sense of part of
+    speech `pos` other than the label's own (None: any)?"""
+    own = USAGE_LABELS.get(text.strip(" .").lower())
+    return own is not None and own != pos
+
+
+def americanise(text: str, american: Mapping[str, str]) -> str:
+    """`text` with each word `american` maps (British-only spelling, A–Z -> its American
+    spelling) rewritten, keeping the word's capitalisation: "Realised" -> "Realized". A capitalised
+    word after the first is a name's and stays as it is (Earl Grey, Lady Jane Grey)."""
+    def rewrite(match: re.Match[str]) -> str:
+        word = match.group(0)
+        other = american.get(word.upper())
+        if other is None or (word[:1].isupper() and match.start() > 0):
+            return word
+        return capitalise(other.lower()) if word[:1].isupper() else other.lower()
+    return _WORD.sub(rewrite, text)
+
+
 def antonym_clue(form: str) -> str | None:
     text = f"Opposite of {phrase_of(form)}"
     return text if len(text) <= MAX_CLUE_CHARS else None
@@ -446,6 +478,11 @@ MIN_STEM = 4
 # function word that opens answers by chance (FORAGE: for, THEREOF: the).
 CLIPPING = 3
 CLIPPED = "is a clipping or first part of the answer"
+# A compound answer (GOALTENDER: goal + tender, both WordNet lemmas, the first of
+# MIN_PART letters, the rest of CLIPPING or more) is given away by a clue word that
+# is a compound with the same first part (Goalkeeper, Grandparent for GRANDFATHER);
+# a word merely opening alike is chance (COMPRISE: composed, DISSENTER: dissident).
+SHARES_PART = "opens with the compound answer's first part"
 CHANCE_OPENERS = DANGLING | ENDS_NOTHING | frozenset("not yet per via all out off own how why can may has had you "
                                                      "our one two six ten".split())
 # A clue word sharing its first letters with the answer over this share of
@@ -470,8 +507,12 @@ DERIVATIONAL_SUFFIXES = tuple(sorted("ATIONS ATION ATORS ATOR IONS ION IVE IVES 
 class Family:
     """The words a clue must not contain for one answer: its lemmas, their inflections and derivations."""
 
-    def __init__(self, answer: str, related: Iterable[str], derived: Callable[[str], Iterable[str]]) -> None:
+    def __init__(self, answer: str, related: Iterable[str], derived: Callable[[str], Iterable[str]],
+                 is_word: Callable[[str], bool] = lambda _word: False) -> None:
+        """`is_word(word)`: is the lower-case `word` a word of its own (finds compound answers)."""
         self.answer = answer
+        self.is_word = is_word
+        self.heads = compound_heads(answer, is_word)
         members = {answer}
         for word in [answer.lower(), *related]:
             for lemma in _lemmas(word):
@@ -505,7 +546,15 @@ class Family:
                 return f"'{word}' is a part of the answer"
             if {derivational_stem(k) for k in keys} & self.stems:
                 return f"'{word}' shares the answer's stem"
+        for word in words:
+            key = _key(word)
+            if any(key.startswith(head) and self._is_a_word(key[len(head):]) for head in self.heads):
+                return f"'{word}' {SHARES_PART}"
         return None
+
+    def _is_a_word(self, key: str) -> bool:
+        """Is `key` (A–Z) a word of CLIPPING letters or more, or an inflection of one (fights: fight)?"""
+        return len(key) >= CLIPPING and any(self.is_word(lemma) for lemma in _lemmas(key.lower()))
 
     @property
     def parts(self) -> set[str]:
@@ -514,6 +563,12 @@ class Family:
     @property
     def stems(self) -> set[str]:
         return {derivational_stem(m) for m in self.members}
+
+
+def compound_heads(answer: str, is_word: Callable[[str], bool]) -> frozenset[str]:
+    """The first parts of the answer read as a compound of two words (GOALTENDER: GOAL; see SHARES_PART)."""
+    return frozenset(answer[:cut] for cut in range(MIN_PART, len(answer) - CLIPPING + 1)
+                     if is_word(answer[:cut].lower()) and is_word(answer[cut:].lower()))
 
 
 def is_clipping(answer: str, word: str) -> bool:

@@ -1,12 +1,14 @@
 """The wording rules the clue bank's build applies (dictionaries/clue_text.py), on WordNet-like
 definitions: plurals agree across a coordination, a synset's "terms for" becomes one term, a
-colon cut never leaves a dangling word, long blanks are refused, clippings give the answer away."""
+colon cut never leaves a dangling word, long blanks are refused, clippings and a compound's first
+part give the answer away, usage labels are no clues, British spellings become American."""
 
 from __future__ import annotations
 
 import pytest
 
-from dictionaries.clue_text import PLURAL, Family, blank_clue, clean_definition, inflect_definition
+from dictionaries.clue_text import (PLURAL, Family, americanise, blank_clue, clean_definition, inflect_definition,
+                                    is_usage_label)
 
 NOUNS = {"passage", "tube", "secretion", "substance", "marine", "freshwater", "fish", "skin", "garment", "sleeve",
          "body", "shoulder", "extremity", "something", "girl", "woman", "state", "matter", "seat", "back", "arms",
@@ -63,3 +65,35 @@ def test_a_clipping_or_other_spelling_gives_the_answer_away(answer: str, clue: s
 @pytest.mark.parametrize("answer, clue", [("FORAGE", "Search for food"), ("THEREOF", "Of the thing just mentioned")])
 def test_function_words_opening_the_answer_are_chance(answer: str, clue: str) -> None:
     assert not Family(answer, (), lambda _lemma: ()).gives_away(clue)
+
+
+WORDS = {"goal", "tender", "keeper", "grand", "father", "parent", "comp", "rise", "compose"}.__contains__
+
+
+@pytest.mark.parametrize("answer, clue", [("GOALTENDER", "Goalkeeper"), ("GRANDFATHER", "Grandparent"),
+                                          ("GRANDFATHER", "One of two grandparents")])
+def test_a_compound_sharing_a_compound_answers_first_part_gives_it_away(answer: str, clue: str) -> None:
+    assert Family(answer, (), lambda _lemma: (), WORDS).giveaway(clue) is not None
+    # Without knowing the words, neither reads as a compound, and the shared prefix is too short for family.
+    assert Family(answer, (), lambda _lemma: ()).giveaway(clue) is None
+
+
+@pytest.mark.parametrize("answer, clue", [("GOALTENDER", "Hockey position"), ("COMPRISE", "Be composed of")])
+def test_a_word_opening_like_a_compound_answer_by_chance_is_fair(answer: str, clue: str) -> None:
+    assert Family(answer, (), lambda _lemma: (), WORDS).giveaway(clue) is None
+
+
+@pytest.mark.parametrize("clue, pos, label", [("Slang", "v", True), ("Archaic.", None, True), ("informal", "n", True),
+                                              ("Slang", "n", False), ("Archaic", "a", False),
+                                              ("Fool or hoax", "v", False), ("Slang term for money", None, False)])
+def test_a_one_word_usage_label_is_no_clue_outside_its_own_part_of_speech(clue: str, pos: str | None,
+                                                                         label: bool) -> None:
+    assert is_usage_label(clue, pos) is label
+
+
+def test_british_spellings_in_clue_text_become_american() -> None:
+    mapping = {"REALISED": "REALIZED", "EMPHASISE": "EMPHASIZE", "COLOUR": "COLOR"}
+    assert americanise("Realised", mapping) == "Realized"
+    assert americanise("Emphasise the colour of a realised dream", mapping) == "Emphasize the color of a realized dream"
+    assert americanise("Colourful", mapping) == "Colourful"  # whole words only
+    assert americanise("Tea named for Earl Grey", {"GREY": "GRAY"}) == "Tea named for Earl Grey"  # a name

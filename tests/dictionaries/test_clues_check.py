@@ -28,7 +28,8 @@ def test_every_broken_rule_is_flagged_on_its_own_line(tmp_path: Path) -> None:
                     "COLOR\tColour\n"
                     "RAN\tDid run quickly\n"
                     "QWERTZ\tA keyboard\n"
-                    f"LONG\t{'Very ' * 20}long\n", encoding="utf-8")
+                    f"LONG\t{'Very ' * 20}long\n"
+                    "DUPE\tSlang\n", encoding="utf-8")
     done = clues_check(path)
     assert done.returncode == 1, done.stderr
     flags = done.stdout.splitlines()
@@ -43,15 +44,17 @@ def test_every_broken_rule_is_flagged_on_its_own_line(tmp_path: Path) -> None:
     assert flagged(7, "family")  # run for RAN
     assert flagged(8, "not in the en list")
     assert flagged(9, "too long")
+    assert flagged(10, "usage label")  # Slang for DUPE
     assert not any(f.startswith(f"{path}:2: ") for f in flags)  # a fine clue
 
 
 def test_a_blocked_term_is_flagged(tmp_path: Path) -> None:
     path = tmp_path / "clues.tsv"
-    path.write_text("PARTY\tWhere to get wasted\nPARTY\tWhere they sell heroin\n", encoding="utf-8")
+    path.write_text("PARTY\tWhere to get wasted\nPARTY\tWhere they sell heroin\nSEATS\tArses\n", encoding="utf-8")
     done = clues_check(path)
     assert done.returncode == 1
     assert f"{path}:2: PARTY: uses a blocked term" in done.stdout
+    assert f"{path}:3: SEATS: uses a blocked term" in done.stdout  # a plural the blocklist names
     assert f"{path}:1: " not in done.stdout
 
 

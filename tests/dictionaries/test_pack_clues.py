@@ -4,8 +4,9 @@ The words a default `mobius pack crossword` may use (the embedded `en` at
 the pack's default --min-score, American spelling, the words the clue bank
 clues) and every clue the bank holds for them: no clue is cut off, none holds
 its answer, a spelling variant of it (SCOWL's variant lists) or a word of its
-family, none uses a blocked term, and the answers are words a general reader
-knows (SCOWL's lists of size 50 or less). Judging every word a pack can use
+family, none uses a blocked term or a spelling SCOWL lists as British only,
+and the answers are words a general reader knows (SCOWL's lists of size 50
+or less). Judging every word a pack can use
 covers every default pack, and runs in seconds where building one takes a
 minute. Only Debian's `scowl` is read, with rules written here apart from
 the build's.
@@ -193,3 +194,29 @@ def test_words_a_solver_does_not_know_are_not_in_default_packs() -> None:
     words = set(load("en", min_score=PACK_MIN_SCORE).words)
     assert sorted(words & {"ERT", "OLA", "ACYL", "AGHA", "AMEER", "BRNO", "NOMA", "SONE", "NAWAB", "MANKATO",
                            "HEPARIN", "CRISTAL"}) == []
+
+
+@needs_scowl
+def test_clue_text_keeps_to_american_spelling(pack_clues: dict[str, tuple[str, ...]]) -> None:
+    sizes = (*FAMILIAR_SIZES, 55, 60, 70)
+    only_british = scowl_list(("words",), ("british", "british_z"), sizes) - scowl_list(("words",), ("english", "american"), sizes)
+    assert {"REALISED", "GREY"} <= only_british  # the lists really were read
+    found = sorted({f"{answer}: {clue}" for answer, clues in pack_clues.items() for clue in clues
+                    for i, word in enumerate(re.findall(r"[A-Za-z]+", clue))
+                    if squash(word) in only_british and (i == 0 or word.islower())})
+    assert found == [], (len(found), found[:30])
+
+
+# Pairs readers found bad in default packs, as the bank once held them.
+READ_AS_BAD = [("DUPE", "Slang"), ("ELVES", "Atmospheric electricity"), ("EXEC", "White House"),
+               ("MIL", "Cypriot monetary unit equal to one thousandth of a pound"),
+               ("TRIO", "The cardinal number that is the sum of one and one and one"), ("RECESS", "Put"),
+               ("DEB", "Woman"), ("AIRS", "Mixtures of gases required for breathing"),
+               ("EGGS", "Oval reproductive body of a fowl used as food"), ("LINEARLY", "Opposite of geometrically"),
+               ("GOALTENDER", "Goalkeeper"), ("ONUS", "Onerous or difficult concern")]
+
+
+@pytest.mark.parametrize("answer, clue", READ_AS_BAD)
+def test_clues_readers_found_bad_are_gone(answer: str, clue: str) -> None:
+    clues = load_bank().clues_of(answer)
+    assert clues and clue not in clues, clues
