@@ -43,13 +43,7 @@ from typing import Any
 
 import xxhash
 
-from cpmodel.crossword.propagation import (
-    ALPHABET,
-    INDEX_VERSION,
-    LengthIndex,
-    length_index,
-    provide_indexes,
-)
+from cpmodel.crossword.propagation import ALPHABET, INDEX_VERSION, LengthIndex, length_index, provide_indexes
 from cpmodel.files import write_atomic
 from dictionaries import WordList
 from dictionaries.wordlist import PARSER_VERSION, parse_source, read_source

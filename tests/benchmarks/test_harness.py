@@ -24,41 +24,18 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import harness
-from benchmarks.harness import (
-    Job,
-    Record,
-    RunConfig,
-    check_agreement,
-    make_record,
-    parse_solver_list,
-    plan_solvers,
-    run_jobs,
-)
-from benchmarks.report import (
-    counters_table,
-    instance_times,
-    markdown_table,
-    median_ratio,
-    summarise,
-    write_outputs,
-)
-from benchmarks.suites import (
-    CROSSWORD,
-    SLIDER,
-    SUITES,
-    Instance,
-    Suite,
-    crossword_params,
-    get_suite,
-)
+from benchmarks.harness import (Job, Record, RunConfig, check_agreement, make_record, parse_solver_list,
+                                plan_solvers, run_jobs)
+from benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
+from benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
 from cpmodel import solver as solver_module
-from cpmodel.crossword import qxw as qxw_module
 from cpmodel.crossword.grid import make_grid
+from cpmodel.crossword import qxw as qxw_module
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.qxw import QxwSolver, find_qxw
 from cpmodel.crossword.verify import verify
 from cpmodel.errors import InputError
-from cpmodel.solver import SolverBase, SolveResult, Status, get_solver, option
+from cpmodel.solver import SolveResult, SolverBase, Status, get_solver, option
 from dictionaries import from_words, load
 from generators.patterns import PatternSpec, generate_pattern
 from mobius.cli import app
@@ -95,6 +72,14 @@ def tiny_instance(tmp_path: Path, words: list[str], name: str = "tiny") -> Insta
     word_file = tmp_path / f"{name}-words.txt"
     word_file.write_text("\n".join(words) + "\n", encoding="ascii")
     return Instance("test", name, CROSSWORD, crossword_params(make_grid(THREE_BY_THREE), str(word_file), 3))
+
+
+@pytest.fixture(autouse=True)
+def own_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs register their extra solvers in this process too: a registry of each test's own keeps
+    them out of later tests (which list the registered solvers)."""
+    monkeypatch.setattr(solver_module, "_REGISTRY", {family: dict(names) for family, names in
+                                                     solver_module._REGISTRY.items()})
 
 
 def record(solver: str = "a", instance: str = "i1", status: str = "SOLVED", wall_s: float | None = 1.0,
@@ -265,11 +250,7 @@ def test_the_backstop_kills_a_solver_that_ignores_its_limit(tmp_path: Path, monk
     assert not _running(int(pidfile.read_text(encoding="ascii")))
 
 
-def test_a_solver_that_cannot_be_built_in_the_child_is_an_error_record(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    # the run registers the ghost in this process too: a registry of the test's own keeps it out of later tests
-    monkeypatch.setattr(solver_module, "_REGISTRY", {family: dict(names) for family, names in
-                                                     solver_module._REGISTRY.items()})
+def test_a_solver_that_cannot_be_built_in_the_child_is_an_error_record(tmp_path: Path) -> None:
     config = RunConfig(time_limit=5.0, extra_solvers={(CROSSWORD, "ghost"): "no_such_module_here:Ghost"})
     (rec,) = run_jobs([Job(tiny_instance(tmp_path, SIX_WORDS), "ghost", 0, 0, 5.0)], config)
     assert rec.status == "ERROR" and "no_such_module_here" in rec.note
