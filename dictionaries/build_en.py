@@ -23,7 +23,13 @@ familiar English word or phrase:
    and none of its first senses is labelled obscene, vulgar, offensive or a
    slur in WordNet;
 5. it has at least one whole clue (`clue_text.py`) of at most 90 characters from
-   its own WordNet senses or, for an inflected form, from its lemma's.
+   its own WordNet senses or, for an inflected form, from its lemma's — or
+   the project's hand-written clues (`data/clues-project.tsv`: function
+   words and the clue edit of every short answer packs use), which replace
+   WordNet's for the words they list.
+
+An answer an editor read as unknown to solvers (`data/answers-unfamiliar.tsv`)
+scores BELOW_PACKS, under the packs' default --min-score.
 
 Where several entries normalise to one word the highest score wins. The
 output is sorted and written with gzip mtime 0, so the same inputs give the
@@ -45,7 +51,7 @@ import gzip
 import re
 import string
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,6 +91,7 @@ FAMILIAR_SIZE, FAMILIAR_NAME_SIZE = 50, 35
 BELOW_PACKS = 29
 LENGTH_SHIFT = {2: 20, 3: 10, 4: 5}
 RULE_UNFAMILIAR = f"word outside SCOWL's medium lists scored {BELOW_PACKS}, under the packs' default"
+RULE_READ_UNFAMILIAR = f"word an editor read as unknown to solvers scored {BELOW_PACKS} (data/answers-unfamiliar.tsv)"
 # A proper name must be common enough for SCOWL's medium lists.
 PROPER_NAME_SIZE = 50
 # wordfreq's tokens of this length or shorter are often pieces of longer
@@ -92,6 +99,7 @@ PROPER_NAME_SIZE = 50
 SHORT_WORD = 4
 DATA_DIR = Path(__file__).parent / "data"
 PROJECT_CLUES = DATA_DIR / "clues-project.tsv"
+UNFAMILIAR = DATA_DIR / "answers-unfamiliar.tsv"
 CORRECTIONS = DATA_DIR / "clue-corrections.tsv"
 BLOCKLISTS = (DATA_DIR / "blocklist" / "ldnoobw-en.txt", DATA_DIR / "blocklist" / "project.txt")
 README = Path(__file__).parent / "README.md"
@@ -193,11 +201,25 @@ def _entry(line: str) -> str | None:
 def read_project_clues(path: Path = PROJECT_CLUES) -> dict[str, list[str]]:
     """The project's hand-written `WORD<TAB>clue` lines ('#' starts a comment line)."""
     clues: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8").split("\n"):
-        if line.strip() and not line.startswith("#"):
-            word, clue = line.split("\t")
-            clues.setdefault(normalise(word) or "", []).append(clue.strip())
+    for word, clue in _tab_lines(path, 2, "WORD<TAB>clue"):
+        clues.setdefault(normalise(word) or "", []).append(clue.strip())
     return clues
+
+
+def read_unfamiliar(path: Path = UNFAMILIAR) -> frozenset[str]:
+    """The answers an editor read as unknown to a typical solver: `WORD<TAB>reason` lines."""
+    return frozenset(normalise(word) or "" for word, _reason in _tab_lines(path, 2, "WORD<TAB>reason"))
+
+
+def _tab_lines(path: Path, fields: int, expected: str) -> Iterator[list[str]]:
+    """The tab-separated lines of a data file, each with `fields` non-empty fields ('#' starts a comment line)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != fields or not all(part.strip() for part in parts):
+            raise ValueError(f"{path}:{number}: expected '{expected}', got {line!r}")
+        yield parts
 
 
 def read_corrections(path: Path = CORRECTIONS) -> "Corrections":
@@ -208,13 +230,9 @@ def read_corrections(path: Path = CORRECTIONS) -> "Corrections":
 
     fixes: list[tuple[str, str]] = []
     skips: dict[str, tuple[str, ...]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 4 or fields[0] not in ("fix", "skip") or not all(f.strip() for f in fields):
-            raise ValueError(f"{path}:{number}: expected 'fix|skip<TAB>…<TAB>…<TAB>reason', got {line!r}")
-        kind, first, second, _reason = fields
+    for kind, first, second, _reason in _tab_lines(path, 4, "fix|skip<TAB>…<TAB>…<TAB>reason"):
+        if kind not in ("fix", "skip"):
+            raise ValueError(f"{path}: expected 'fix' or 'skip' first, got {kind!r}")
         if kind == "fix":
             fixes.append((first, second))
         else:
@@ -253,6 +271,7 @@ def build_lexicon() -> Build:
     from dictionaries.wordnet_db import read_wordnet
 
     scowl, blocked, scores, project = read_scowl(), read_blocklist(), wordfreq_scores(), read_project_clues()
+    unfamiliar = read_unfamiliar()
     writer = ClueWriter(read_wordnet(), frequency=scores, familiar=scowl.common, corrections=read_corrections(),
                         american=american_spellings(scowl))
     kept: dict[str, int] = {}
@@ -261,14 +280,16 @@ def build_lexicon() -> Build:
     for word in sorted(scores):
         reason = _reason_to_drop(word, scowl, writer, blocked)
         if reason is None:
-            # Hand-written clues first: they exist where WordNet's fall short.
-            # A function word's own clues are the project's: a blank for one reads many ways (SHE: "___ fell ill").
-            written = [] if word in project and not writer.sources(word) else writer.clues(word)
-            found = [clue for clue in dict.fromkeys(project.get(word, []) + written)
+            # A word the project clued by hand takes those clues only: an editor read WordNet's
+            # senses and chose what a solver thinks of first (ABBOT is no "Superior").
+            found = [clue for clue in dict.fromkeys(project.get(word) or writer.clues(word))
                      if not clue_blocked(clue, blocked)][:MAX_CLUES]
             if found:
                 kept[word], clues[word] = familiarity(word, scores[word], scowl), found
                 writer.report[RULE_UNFAMILIAR] += kept[word] == BELOW_PACKS < scores[word] - LENGTH_SHIFT.get(len(word), 0)
+                if word in unfamiliar and kept[word] > BELOW_PACKS:
+                    kept[word] = BELOW_PACKS
+                    writer.report[RULE_READ_UNFAMILIAR] += 1
                 continue
             reason = NO_CLUE
         dropped[reason] += 1

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Set
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain
 
 from lemminflect import getAllInflections, getAllLemmas
 
@@ -99,7 +100,8 @@ SENSITIVE_TOPICS = frozenset({"drug_of_abuse", "narcotic", "sexual_activity", "s
 # The rules the build counts (`ClueWriter.report`).
 RULE_UNFIT = "sense unfit: offensive, or slang for drugs or sex"
 RULE_RARE_SENSE = "sense met under a quarter as often as the word's commonest"
-RULE_SYNONYM_SENSE = "synonym meaning this under half as often as its commonest sense, or never counted and another word's inflection (needs)"
+RULE_SYNONYM_SENSE = ("synonym meaning this under half as often as its commonest sense, or seen under twice and"
+                      " not its only sense (mint: a lot), a name's (triton) or another word's inflection (needs)")
 RULE_FAMILY = "clue holding the answer, its other spelling or a word of its family"
 RULE_NOT_WHOLE = "definition with no whole form short enough"
 RULE_FULL_NAME = "name clued with its full name (Tennis player Arthur ___)"
@@ -245,7 +247,10 @@ class ClueWriter:
         own = [Source(lemma, None, phrase_of(lemma)) for lemma in self._lemmas.get(word, [])]
         # COULD is no past tense of "can" (preserve in tins): modals are no inflections.
         inflected = [] if word in MODALS else self._inflected.get(word, [])
-        return own + inflected
+        # A form that is a verb's past tense and its participle is clued as the past tense: "Was
+        # seated" stands in for SAT, "Been seated" only after "has".
+        past = {source.lemma for source in inflected if source.tag == PAST}
+        return own + [source for source in inflected if not (source.tag == PARTICIPLE and source.lemma in past)]
 
     # -- clues ---------------------------------------------------------------------------------------
 
@@ -373,18 +378,30 @@ class ClueWriter:
         return definition
 
     def _points_here(self, lemma: str, synset: Synset) -> bool:
-        """Does `lemma`, read on its own, bring this sense to mind: is it met at least
-        1/SYNONYM_SHARE as often as the lemma's commonest sense (or, WordNet counting none, is the
-        lemma no other word's inflection)? KILLER is no clue for ORCA."""
+        """Does `lemma`, read on its own, bring this sense to mind: is it met at least MIN_COUNT
+        times and 1/SYNONYM_SHARE as often as the lemma's commonest sense (FLOCK's "a lot", met
+        once beside the birds' twice, is not), or, with too few counts to go by, is this its
+        sole sense? KILLER is no clue for ORCA."""
         counts = [self.wordnet.sense_count(lemma, key) for keys in self.wordnet.senses.get(lemma, {}).values()
                   for key in keys]
         top = max(counts, default=0)
-        # A synonym WordNet never counted that is another word's inflection reads as that word
-        # ("needs" for INEVITABLY, an adverb only in "needs must").
-        if top == 0 and not _inflects_another(lemma) or top and self.wordnet.sense_count(lemma, synset.key) * SYNONYM_SHARE >= top:
+        count = self.wordnet.sense_count(lemma, synset.key)
+        if top >= MIN_COUNT and count >= MIN_COUNT and count * SYNONYM_SHARE >= top \
+                or top < MIN_COUNT and self._sole_sense(lemma, synset):
             return True
         self.report[RULE_SYNONYM_SENSE] += 1
         return False
+
+    def _sole_sense(self, lemma: str, synset: Synset) -> bool:
+        """With too few counts to go by (none, or one sighting: MINT's "a lot"), a synonym points here
+        only when this is its one sense in its part of speech (ZOOLOGY is the science first, though
+        WordNet lists the fauna first), it names nothing capitalised (TRITON the god and the moon,
+        not the newt), and it is no other word's inflection ("needs" for INEVITABLY, an adverb only
+        in "needs must"). A definition still clues the sense; a misread synonym would mislead."""
+        senses = self.wordnet.senses.get(lemma, {})
+        named = any(form.lower() == lemma and form[:1].isupper()
+                    for key in chain.from_iterable(senses.values()) for form in self.wordnet.synsets[key].forms)
+        return senses.get(synset.pos, ()) == (synset.key,) and not named and not _inflects_another(lemma)
 
     def _has_topic(self, synset: Synset) -> bool:
         return any(p.symbol == TOPIC_DOMAIN for p in synset.pointers)

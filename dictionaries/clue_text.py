@@ -472,6 +472,8 @@ def blank_clue(example: str, answer_text: str, max_words: int | None = MAX_BLANK
 # Family: a clue word of MIN_PART letters inside the answer (or holding a
 # part of it) is a part of it (ICECREAM: cream); stems keep MIN_STEM letters.
 MIN_PART = 4
+# An answer this short sits inside many words by chance (AT: "Located"); only the word itself gives it away.
+CHANCE_INSIDE = 2
 MIN_STEM = 4
 # A clue word of CLIPPING letters the answer opens with is a clipping or a
 # compound's part (VETERINARY: vet, CAPFUL: cap, SEAWAY: sea), unless it is a
@@ -538,7 +540,7 @@ class Family:
             if is_clipping(self.answer, word):
                 return f"'{word}' {CLIPPED}"
             keys = {_key(lemma) for lemma in _lemmas(word.lower())} | {_key(word)}
-            if self.answer in _key(word):
+            if self.answer in _key(word) and (len(self.answer) > CHANCE_INSIDE or self.answer == _key(word)):
                 return f"'{word}' holds the answer"
             if keys & self.forms:
                 return f"'{word}' is a word of the answer's family"

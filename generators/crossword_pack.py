@@ -196,14 +196,20 @@ class CrosswordPackSpec:
                 "surface": self.surface, "dictionary": self.dictionary, "min_score": self.min_score,
                 "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit,
                 "allow_repeats": self.allow_repeats, "min_length": self.min_length, "checked": self.checked,
-                "symmetry": self.pattern_spec().symmetry, "max_seam_crossings": self.max_seam_crossings,
-                "max_length": self.pattern_spec().max_length, "min_seam_lights": self.seam_lights,
+                "symmetry": self.pattern_spec().symmetry, **self._seam_parameters(),
+                "max_length": self.pattern_spec().max_length,
                 "max_three_share": self.max_three_share, "polish": self.polish, "worst": self.worst,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
                 "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
                 **self._american_parameters(),
                 # only when asked: the parameters of a medium pack stay those of packs made before levels
                 **({"difficulty": self.difficulty} if self.difficulty != DEFAULT_LEVEL else {})}
+
+    def _seam_parameters(self) -> dict[str, Any]:
+        """The seam rules, which the plane, with no seam, leaves out."""
+        if self.surface == "plane":
+            return {}
+        return {"max_seam_crossings": self.max_seam_crossings, "min_seam_lights": self.seam_lights}
 
     def _american_parameters(self) -> dict[str, Any]:
         """The rules only plane packs have (other packs' parameters stay as they were)."""
@@ -218,7 +224,7 @@ class CrosswordPackSpec:
         return {"dictionary": {"name": self.dictionary, "sha256": words.content_hash, "words": len(words)},
                 "clue_bank": {"sha256": bank.sha256, "words": len(bank)} if bank else None,
                 "words": self.word_use().to_json(), "difficulty": self.difficulty,
-                **self.credits.of_pack(f"{surface_title(self.surface)} crosswords {self.width}x{self.height}")}
+                **self.credits.of_pack(f"{surface_title(self.surface)} crosswords {self.width}×{self.height}")}
 
     def inputs(self) -> dict[str, dict[str, str]]:
         """The sha256 of each input's content as the pack reads it (a list's normalised

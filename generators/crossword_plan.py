@@ -204,11 +204,12 @@ class CrosswordPlan:
         spec, survey = self.spec, self.survey
         shape = f"{spec.width}x{spec.height} {spec.surface}"
         if not survey.exact:
-            return [f"the {shape} rules allow about {survey.estimate():,} distinct grids or more "
+            estimate = survey.estimate()
+            return [f"the {shape} rules allow about {estimate:,} distinct grid{'s' if estimate != 1 else ''} or more "
                     f"(estimated from {survey.draws} draws); this pack draws from its share "
                     f"(seed {spec.seed} mod {PATTERN_LANES})"]
         found, own = survey.found, sum(1 for k in survey.order if lane_of(k) == survey.lane)
-        notes = [f"the {shape} rules allow exactly {found} distinct grids (counted by enumeration)"]
+        notes = [f"the {shape} rules allow exactly {found} distinct grid{'s' if found != 1 else ''} (counted by enumeration)"]
         if found < spec.count:
             notes.append(f"the pattern space is exhausted: {spec.count} puzzles use each grid about "
                          f"{spec.count / found:.1f} times, each time with a different fill")

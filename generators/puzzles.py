@@ -132,7 +132,7 @@ def crossword_puzzle(problem: FillProblem, fill: Fill, *, puzzle_id: str, solver
     scores = [e["score"] for e in entries]
     return {
         "kind": "crossword", "id": puzzle_id,
-        **credits.fields(puzzle_id, f"{surface_title(grid.surface.name)} {grid.width}x{grid.height} #{puzzle_id}"),
+        **credits.fields(puzzle_id, f"{surface_title(grid.surface.name)} {grid.width}×{grid.height} #{puzzle_id}"),
         "surface": grid.surface.name, "width": grid.width, "height": grid.height, "rows": list(grid.rows),
         "bars_right": sorted([list(c) for c in grid.bars_right], key=lambda c: (c[1], c[0])),
         "bars_below": sorted([list(c) for c in grid.bars_below], key=lambda c: (c[1], c[0])),

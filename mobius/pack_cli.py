@@ -227,7 +227,7 @@ def crossword_command(
                            "default rot180 on the plane, none elsewhere.")] = None,
     max_words: Annotated[Optional[int], typer.Option(
         "--max-words", min=1, max=1250, help="Most words a grid may have (default on the plane: 78 on 15x15, "
-                                             "scaled by area; none elsewhere).")] = None,
+                                             "scaled by area, by width + height on small grids; none elsewhere).")] = None,
     max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=-1, max=50,
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0, max=50,

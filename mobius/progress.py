@@ -39,9 +39,12 @@ class Phases:
 
     def __enter__(self) -> Phases:
         if self.live:
-            from rich.progress import BarColumn, Progress, TaskProgressColumn, TimeElapsedColumn, TimeRemainingColumn
+            from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn,
+                                       TimeRemainingColumn)
 
-            self._bar = Progress("[progress.description]{task.description}", BarColumn(), TaskProgressColumn(),
+            # The description is plain text: a phase's detail is never read as rich markup.
+            self._bar = Progress(TextColumn("{task.description}", style="progress.description", markup=False),
+                                 BarColumn(), TaskProgressColumn(),
                                  TimeElapsedColumn(), TimeRemainingColumn(), console=self.console, transient=True)
             self._bar.__enter__()
         return self

@@ -508,6 +508,12 @@ def _texts(puzzle: Puzzle) -> list[str]:
         [str(e.get("clue") or "") for e in puzzle.get("entries", ())]
 
 
+def _subject(puzzles: Sequence[Puzzle]) -> str:
+    """What the document holds, as its metadata says it: "Crossword puzzles", "Slider puzzles"."""
+    kinds = sorted({str(p.get("kind", "")) for p in puzzles} - {""})
+    return " and ".join(kinds).capitalize() + " puzzles" if kinds else "Puzzles"
+
+
 def _document(heading: str, puzzles: Sequence[Puzzle], draw: Callable[[Sheet], None], *, numbered: bool) -> bytes:
     buffer = io.BytesIO()
     # invariant: no date and no random document id, so the same input gives the same bytes.
@@ -517,6 +523,8 @@ def _document(heading: str, puzzles: Sequence[Puzzle], draw: Callable[[Sheet], N
     authors = {author(p) for p in puzzles}
     canvas.setAuthor(authors.pop() if len(authors) == 1 else "")
     canvas.setCreator("mobius-puzzles")
+    # reportlab's default subject is "unspecified".
+    canvas.setSubject(_subject(puzzles))
     # A page may hold two puzzles: its footer gives the credits the document's puzzles share (a pack's).
     credits = {credit_line(p) for p in puzzles}
     draw(Sheet(canvas, fonts_for(t for p in puzzles for t in _texts(p)), numbered,

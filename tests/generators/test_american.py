@@ -86,9 +86,10 @@ def test_a_15x15_plane_pack_prints_american_grids(tmp_path: Path) -> None:
         assert "seam_lights" not in puzzle["quality"]
 
 
-def test_the_word_cap_scales_by_area_but_not_below_an_open_grid() -> None:
-    assert [word_cap(n, n) for n in (15, 13, 11, 21)] == [78, 58, 41, 152]
-    assert word_cap(5, 5) == 10  # the lights of a 5×5 grid without blocks
+def test_the_word_cap_scales_by_area_and_small_grids_by_their_edges() -> None:
+    assert [word_cap(n, n) for n in (15, 13, 21)] == [78, 58, 152]  # ⌊78·W·H/225⌋
+    assert [word_cap(n, n) for n in (11, 9, 7)] == [45, 37, 29]  # ⌊62.4·(W+H)/30⌋ beats the area rule
+    assert all(word_cap(w, h) >= w + h for w in range(3, 24) for h in range(3, 24))  # an open grid's lights
 
 
 def test_plane_packs_default_to_the_american_rules_and_others_keep_theirs() -> None:

@@ -93,7 +93,7 @@ def test_every_format_carries_the_title_author_and_copyright(credited: Path) -> 
                                                            "exolve-copyright": NOTICE}
     for pdf, heading in ((puzzles / "0001.pdf", numbered), (credited / "pack.pdf", TITLE)):
         info = pdf_info(pdf)
-        assert (info["Title"], info["Author"]) == (heading, AUTHOR)
+        assert (info["Title"], info["Author"], info["Subject"]) == (heading, AUTHOR, "Crossword puzzles")
         text = pdf_text(pdf)
         assert numbered in text and f"by {AUTHOR} · {NOTICE}" in text
     assert Head((puzzles / "0001.html").read_text(encoding="utf-8")).found == {
@@ -109,7 +109,7 @@ def test_every_format_carries_the_title_author_and_copyright(credited: Path) -> 
 def test_the_default_title_names_the_mobius_strip_and_no_author_is_made_up(tmp_path: Path) -> None:
     pack = made(tmp_path / "pack", *CROSSWORD)
     puzzles = pack / "puzzles"
-    title, booklet = "Möbius strip 7x5 #0001", "Möbius strip crosswords 7x5"
+    title, booklet = "Möbius strip 7×5 #0001", "Möbius strip crosswords 7×5"
     assert json.loads((puzzles / "0001.json").read_text(encoding="utf-8"))["title"] == title
     loaded = ipuz.read((puzzles / "0001.ipuz").read_text(encoding="utf-8"))
     assert loaded["title"] == title and "author" not in loaded and "copyright" not in loaded
@@ -126,7 +126,7 @@ def test_a_slider_pack_carries_them_too(tmp_path: Path) -> None:
     pack = made(tmp_path / "pack", "pack", "slider", "--count", "1", "--depth", "3", "--workers", "1",
                 "--title", "Rings", "--author", AUTHOR, "--copyright", NOTICE)
     info = pdf_info(pack / "pack.pdf")
-    assert (info["Title"], info["Author"]) == ("Rings", AUTHOR)
+    assert (info["Title"], info["Author"], info["Subject"]) == ("Rings", AUTHOR, "Slider puzzles")
     assert Head((pack / "puzzles" / "0001.html").read_text(encoding="utf-8")).found == {
         "title": "Rings #0001", "h1": "Rings #0001", "author": AUTHOR, "credits": f"by {AUTHOR} · {NOTICE}"}
     manifest = json.loads((pack / "manifest.json").read_text(encoding="utf-8"))
