@@ -52,7 +52,7 @@ from cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bou
 from cpmodel.solver import parse_spec
 from generators.executors import JobResult, make_executor
 from generators.export.html import pack_index
-from generators.pack_lock import LOCK_NAME, PackLocked, lock_pack
+from generators.pack_lock import LOCK_NAME, PackLocked, check_unlocked, lock_pack
 from generators.puzzles import MAX_PUZZLE_BYTES, encode
 from generators.rounds import Avoid, plan_of, run_rounds
 
@@ -192,10 +192,36 @@ def _load_finished(spec: PackSpec, out: Path, recorded: Mapping[str, str]) -> Fi
     return finished
 
 
+def check_start(spec: PackSpec, out: Path, *, resume: bool = False, force: bool = False) -> None:
+    """PackError now for a run `build_pack` would refuse at its start (`out` held by another run, not
+    this pack's, a resume with other parameters or inputs), so that a command can check before
+    long set-up work (a slider pack's tables); `build_pack` still checks, holding the lock."""
+    out = Path(out)
+    if not out.is_dir():
+        return
+    with naming(out):
+        try:
+            check_unlocked(out)
+        except PackLocked as exc:
+            raise PackError(str(exc)) from None
+        _refuse(spec, out, resume, spec.inputs(), force, _read_manifest(out))
+
+
 def _prepare(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any], force: bool = False) -> Finished:
     """The puzzles already made (with `resume`); refuses a directory that is not this pack's,
     and a resume whose parameters or inputs are not the ones the pack was started with."""
     manifest = _read_manifest(out)
+    _refuse(spec, out, resume, inputs, force, manifest)
+    if manifest is None:
+        return Finished()
+    for stale in [*out.glob(".*.tmp"), *(out / PUZZLE_DIR).glob(".*.tmp")]:
+        stale.unlink()  # a write cut short by the interruption
+    return _load_finished(spec, out, _recorded_hashes(out, manifest))
+
+
+def _refuse(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any], force: bool,
+            manifest: dict[str, Any] | None) -> None:
+    """PackError if `out` is not this pack's to write or resume (see `_prepare`)."""
     if manifest is None:
         if resume and out.exists() and any((out / PUZZLE_DIR).glob("*.json")):
             raise PackError(f"{out}: puzzles without a manifest; cannot tell how they were made")
@@ -203,7 +229,7 @@ def _prepare(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any],
         if others and not force:
             raise PackError(f"{out} holds files that are not a pack ({others}); choose an empty or new "
                             "directory, or pass --force to write the pack among them")
-        return Finished()
+        return
     if not resume:
         raise PackError(f"{out} already holds a pack; use --resume to complete it or choose a new directory")
     if not isinstance(manifest.get("inputs"), dict) or PUZZLE_HASHES not in manifest:
@@ -217,9 +243,6 @@ def _prepare(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any],
     if manifest.get("parameters") != json.loads(json.dumps(spec.parameters())):
         raise PackError(f"{out}: --resume with different parameters than the pack was started with "
                         f"(it was made by: {manifest.get('command', '?')})")
-    for stale in [*out.glob(".*.tmp"), *(out / PUZZLE_DIR).glob(".*.tmp")]:
-        stale.unlink()  # a write cut short by the interruption
-    return _load_finished(spec, out, _recorded_hashes(out, manifest))
 
 
 def _changed_input(then: Mapping[str, Any], now: Mapping[str, Any]) -> str:

@@ -56,6 +56,21 @@ def lock_pack(out: Path) -> Iterator[None]:
             os.close(fd)
 
 
+def check_unlocked(out: Path) -> None:
+    """PackLocked if another run holds `out` now; nothing is created or changed (a check before
+    long set-up work, which `lock_pack` does not replace: the run still takes the lock)."""
+    try:
+        fd = os.open(out / LOCK_NAME, os.O_RDWR | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise _refusal(out, fd) from None
+    finally:
+        os.close(fd)  # which lets a lock taken here go
+
+
 def _acquire(path: Path) -> int:
     """A descriptor of `path` holding its flock."""
     while True:
@@ -63,10 +78,9 @@ def _acquire(path: Path) -> int:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            owner = _owner(fd)
+            refusal = _refusal(path.parent, fd)
             os.close(fd)
-            raise PackLocked(f"{path.parent} is being written by another run ({owner}); wait for it to end, "
-                             "or choose another directory") from None
+            raise refusal from None
         except BaseException:
             os.close(fd)
             raise
@@ -80,6 +94,11 @@ def _same_file(fd: int, path: Path) -> bool:
         return os.path.samestat(os.fstat(fd), os.stat(path))
     except FileNotFoundError:
         return False
+
+
+def _refusal(out: Path, fd: int) -> PackLocked:
+    return PackLocked(f"{out} is being written by another run ({_owner(fd)}); wait for it to end, "
+                      "or choose another directory")
 
 
 def _owner(fd: int) -> str:

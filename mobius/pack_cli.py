@@ -88,6 +88,15 @@ def say_skipped(groups: list[dict[str, Any]]) -> None:
         say(f"not written: {sum(g['count'] for g in groups[SKIPPED_SHOWN:])} more files, listed in the manifest")
 
 
+def _check_start(spec: Any, out: Path, resume: bool, force: bool) -> None:
+    from generators.pack import PackError, check_start
+
+    try:
+        check_start(spec, out, resume=resume, force=force)
+    except PackError as exc:
+        raise InputError(str(exc)) from None
+
+
 def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | None, resume: bool,
          force: bool, notes: Sequence[str] = ()) -> None:
     """Build the pack; `notes` are said once the run has its folder (a refused run says its one line only)."""
@@ -306,6 +315,7 @@ def slider_command(
         phases.start("loading the solver")
         get_solver("slider", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
         spec.load_board()  # so does a bad board
+        _check_start(spec, out, resume, force)  # a run refused at its start is refused before the tables
         if executor == "local":  # Dask workers build their own, in their machines' caches
             phases.start(f"pattern tables for {spec.board}: loading any stored tables")
             spec.prepare_tables(table_progress(phases, f"pattern tables for {spec.board}"))

@@ -191,7 +191,9 @@ def solve_command(
               format_stats(result.stats)])
         raise typer.Exit(EXIT_TIMEOUT)
     if result.status is not Status.SOLVED:
-        report_internal_error(result, f"status {result.status.value}", as_json)
+        # A backend says why it failed in its notes (Choco out of memory, a refusal).
+        why = result.notes.get("error") or result.notes.get("refused")
+        report_internal_error(result, why or f"status {result.status.value}", as_json)
     moves = [list(m) if isinstance(m, (list, tuple)) else m for m in result.solution or []]
     problems = verify(problem, moves)
     if problems:

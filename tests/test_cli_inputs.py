@@ -165,7 +165,10 @@ QXW = (ROOT / "tests" / "crossword" / "fixtures" / "mobius-5x3.qxw").read_text()
 
 
 @pytest.mark.parametrize("line, content", [('SQCT 2 1 0 ""', '"7"'), ('SQCT 2 1 0 ""', '"É"'),
-                                           ('SQCT 2 1 0 ""', '"AB"'), ("SQ 2 1 0 0 0 .", "4")])
+                                           ('SQCT 2 1 0 ""', '"AB"'), ("SQ 2 1 0 0 0 .", "4"),
+                                           # letters that upper-case into A-Z ("ı": I, "ß": SS)
+                                           ('SQCT 2 1 0 ""', '"ı"'), ('SQCT 2 1 0 ""', '"ß"'),
+                                           ("SQ 2 1 0 0 0 .", "ſ")])
 def test_a_qxw_cell_that_is_not_a_letter_is_refused(tmp_path: Path, line: str, content: str) -> None:
     changed = line.replace('""', content) if '""' in line else line.replace(" .", f" {content}")
     path = tmp_path / "grid.qxw"

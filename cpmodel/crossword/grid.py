@@ -340,7 +340,8 @@ def _qxw_letter(content: str, empty: str, kind: str, source: str, number: int) -
     """
     if content == empty:
         return None
-    if len(content) == 1 and "A" <= content.upper() <= "Z":
+    # ASCII first: upper-casing turns "ı" into I, "ſ" into S and "ß" into SS.
+    if len(content) == 1 and content.isascii() and content.isalpha():
         return content.upper()
     raise InputError(f"{kind} cell content {shown(content)}: expected one letter A-Z (or {shown(empty)} for none)",
                      source=source, line=number)

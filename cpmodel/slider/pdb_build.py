@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -237,8 +238,10 @@ class _Build:
             return np.zeros(self.bases[-1], dtype=np.uint8)
         path = self.work / TABLE_FILE
         if fresh:
-            return np.lib.format.open_memmap(path, mode="w+", dtype=np.uint8, shape=(self.bases[-1],))
-        return np.lib.format.open_memmap(path, mode="r+")
+            table = np.lib.format.open_memmap(path, mode="w+", dtype=np.uint8, shape=(self.bases[-1],))
+        else:
+            table = np.lib.format.open_memmap(path, mode="r+")
+        return _on_disk(table, path)
 
     def _open_marks(self, group: int) -> np.ndarray:
         """The marks of `group`'s search: kept on this build between runs (a build cut short in memory
@@ -250,7 +253,8 @@ class _Build:
             else:
                 path = self.work / f"marks-{group}.bin"
                 # a new file is all zeros (unseen) without writing them
-                marks = np.memmap(path, dtype=np.int64, mode="r+" if path.exists() else "w+", shape=(words,))
+                marks = _on_disk(np.memmap(path, dtype=np.int64, mode="r+" if path.exists() else "w+",
+                                           shape=(words,)), path)
             self._marks = (group, marks)
         return self._marks[1]
 
@@ -323,3 +327,18 @@ class _Build:
         if isinstance(self.table, np.memmap):
             self.table.flush()
         del self.table
+
+
+def _on_disk(mapped: np.memmap, path: Path) -> np.memmap:
+    """`mapped`, once the disk holds every block of its file.
+
+    A mapped file is sparse until written; on a full disk the write into an
+    unbacked page kills the process with SIGBUS, losing the build and saying
+    nothing. Reserving the blocks first turns that into one OSError naming the file.
+    """
+    try:
+        with open(path, "rb+") as handle:
+            os.posix_fallocate(handle.fileno(), 0, os.fstat(handle.fileno()).st_size)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    return mapped

@@ -6,6 +6,7 @@ random moments, are the `packs` fault family: benchmarks/faults/packs.py.)"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -76,6 +77,23 @@ def test_a_new_pack_into_a_locked_empty_folder_is_refused(tmp_path: Path) -> Non
         result = mobius(*SLIDER, "--out", str(out))
         assert sorted(p.name for p in out.iterdir()) == [LOCK_NAME]
     assert result.returncode == 2 and "being written by another run" in one_error_line(result)
+
+
+@pytest.mark.parametrize("change", ["locked", "other board"])
+def test_a_refused_slider_pack_is_refused_before_it_builds_tables(slider_pack: Path, tmp_path: Path,
+                                                                   change: str) -> None:
+    # A board's tables can take minutes to build: a run that will be refused must not build them first.
+    out = copy_of(slider_pack, tmp_path / "pack")
+    cache = tmp_path / "cache"
+    args = [*SLIDER, "--out", str(out), "--resume"]
+    if change == "other board":
+        args[args.index("ring")] = "grid:2x3"
+    with lock_pack(out) if change == "locked" else contextlib.nullcontext():
+        result = subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True,
+                                timeout=300, env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    assert result.returncode == 2
+    assert ("being written by another run" if change == "locked" else "--board") in one_error_line(result)
+    assert not list(cache.rglob("*.npy")) and "pattern tables" not in result.stdout
 
 
 def test_the_lock_of_a_dead_run_is_taken_over(slider_pack: Path, tmp_path: Path) -> None:

@@ -15,18 +15,25 @@ Leaves out: the long runs (hundreds of flips, the 4×4 tables), which are the
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import random
 import shutil
+import subprocess
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from benchmarks.faults import cache as faults
 from cpmodel.slider import pdb_build
 from cpmodel.slider.board import default_goal, preset
 from cpmodel.store import DirectoryStore, Expected
+from mobius.cli import app
 
 EXPECTED = Expected((1000,), "uint8", {"format": 1, "scale": 2})
 
@@ -227,3 +234,43 @@ def test_an_entry_that_cannot_be_rebuilt_is_exit_2_naming_it(pristine: dict[str,
     warning, error = done.stderr.splitlines()
     assert warning.startswith(f"mobius: warning: {table}: unreadable")
     assert error == f"mobius: error: {table}: cannot replace this cache entry (Is a directory)"
+
+
+@contextmanager
+def small_disk(path: Path, size: str):
+    """A tmpfs of `size` at `path`, or None where this process may not mount one."""
+    path.mkdir()
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                                 capture_output=True).returncode == 0
+    except OSError:  # no mount program
+        mounted = False
+    if not mounted:
+        yield None
+        return
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", str(path)], check=True)
+
+
+def test_a_table_cache_on_a_full_disk_is_one_line_naming_the_file(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # A mapped table file is sparse: on a full disk its first write would kill the run with SIGBUS.
+    command = ["slider", "prepare", "ring"]
+    with small_disk(tmp_path / "disk", "32k") as disk:
+        if disk is not None:
+            run = subprocess.run([sys.executable, "-m", "mobius", *command], capture_output=True, text=True,
+                                 timeout=120, env={**os.environ, "XDG_CACHE_HOME": str(disk)})
+            code, stderr = run.returncode, run.stderr
+        else:  # no mount allowed here: the disk fills where the build reserves its blocks
+            def full(fd: int, offset: int, length: int) -> None:
+                raise OSError(errno.ENOSPC, "No space left on device")
+
+            monkeypatch.setattr(pdb_build.os, "posix_fallocate", full)
+            monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+            result = CliRunner().invoke(app, command)
+            code, stderr = result.exit_code, result.stderr
+    lines = stderr.strip().splitlines()
+    assert code == 2, stderr
+    assert len(lines) == 1 and lines[0].startswith("mobius: error: ") and "table.npy: No space left on device" in lines[0]
