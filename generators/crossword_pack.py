@@ -27,6 +27,7 @@ across the pack (`crossword_plan.py`), formats (`export/`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ from generators.patterns import DEFAULT_DENSITY, PatternSpec
 from generators.polish import polish, repair
 from generators.puzzles import Credits, crossword_puzzle, surface_title
 from generators.quality import puzzle_quality, worst_answer_agrees
-from generators.word_policy import share_bonus
+from generators.word_policy import family_pair, share_bonus
 from generators.worst_answer import WorstAnswer, floored, raise_worst
 
 # Fill budgets that are the same on every machine, so that which attempts
@@ -311,8 +312,10 @@ class CrosswordPackSpec:
         raised: WorstAnswer | None = None
         if mended is not None:  # a mended fill keeps every answer it need not change
             fill, stats = mended
+            problem, fill = self._one_of_a_family(problem, fill, job.fill_seed)
         else:
             fill, stats = self._fill(problem, job)
+            problem, fill = self._one_of_a_family(problem, fill, job.fill_seed)
             if self.worst > 0:
                 raised = raise_worst(problem, fill, budget=self.worst, seed=job.fill_seed)
                 fill = raised.fill
@@ -324,6 +327,9 @@ class CrosswordPackSpec:
                 fill = polished.fill
                 stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
                              score_before_polish=polished.score_before, score_after_polish=polished.score_after)
+        pair = family_pair(problem.entries(fill))
+        if pair is not None:  # brought back by the worst-answer stage or the polish: another attempt
+            raise PuzzleFailed(f"two answers of one family ({pair[0]}, {pair[1]})")
         bank = self.clue_bank()
         puzzle = crossword_puzzle(problem, fill, puzzle_id=f"{index + 1:04d}", solver=parse_spec(self.solver)[0],
                                   stats=stats, seed=job.fill_seed,
@@ -347,6 +353,20 @@ class CrosswordPackSpec:
             return None
         changed = sum(a != b for a, b in zip(problem.entries(start), problem.entries(fill)))
         return fill, {"mended_entries": changed}
+
+    def _one_of_a_family(self, problem: FillProblem, fill: Fill, seed: int) -> tuple[FillProblem, Fill]:
+        """`fill` with no two answers of one family (LET and LETS): the less familiar of a pair is
+        excluded and its lights solved again (`polish.repair`), with the problem that excludes it;
+        PuzzleFailed when a pair cannot be mended."""
+        while (pair := family_pair(problem.entries(fill))) is not None:
+            drop = min(pair, key=lambda word: (problem.words.score(word), word))
+            problem = dataclasses.replace(problem, rules=dataclasses.replace(
+                problem.rules, excluded=problem.rules.excluded | {drop}))
+            mended = repair(problem, fill, seed=seed)
+            if mended is None:
+                raise PuzzleFailed(f"two answers of one family ({pair[0]}, {pair[1]}) and no mend of either")
+            fill = mended
+        return problem, fill
 
     def _fill(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]]:
         """A fill of the job's grid by the pack's solver, within its deterministic budget."""
@@ -392,6 +412,8 @@ class CrosswordPackSpec:
             problems.append(f"the difficulty figures do not match the entries and the level {self.difficulty}")
         elif not worst_answer_agrees(puzzle):
             problems.append("the worst answer recorded does not match the entries or its bound")
+        elif pair := family_pair(e["answer"] for e in puzzle["entries"]):
+            problems.append(f"two answers of one family: {pair[0]} and {pair[1]}")
         return problems
 
 

@@ -6,7 +6,11 @@ far, which says for a new puzzle which words it may not use (hard) and which
 it should rather not use (soft penalties), and for a finished one which of
 its answers break the policy.
 
-The policy, per answer length n (never a word twice within one puzzle):
+Within one puzzle no word appears twice, nor two words of one family
+(`family_pair`: LET and LETS, SIT and SAT, ONE and ONES — words lemminflect
+gives a lemma in common), as a published grid never has them.
+
+The policy across a pack, per answer length n:
 
 - the pack's demand D(n) — how many lights of n letters its patterns hold —
   is compared with the supply S(n), the list's words of n letters;
@@ -50,6 +54,9 @@ import zlib
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lemminflect import getAllLemmas
 
 # A length whose demand stays within half its supply never repeats: the
 # last puzzle still draws from at least half the words.
@@ -215,3 +222,21 @@ def count_recurrences(puzzles: Mapping[int, Iterable[str]]) -> Counter[str]:
     """How many times each answer comes back in the pack (uses − 1, if more than one)."""
     uses = Counter(word for answers in puzzles.values() for word in set(answers))
     return Counter({word: n - 1 for word, n in uses.items() if n > 1})
+
+
+@lru_cache(maxsize=65536)
+def family_of(word: str) -> frozenset[str]:
+    """The word (A–Z) and its lemmas, lower case: SAT -> {sat, sit}."""
+    lower = word.lower()
+    return frozenset({lower, *(lemma for lemmas in getAllLemmas(lower).values() for lemma in lemmas)})
+
+
+def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
+    """Two different answers of one family (sharing the word or a lemma), the first such pair; None if none."""
+    seen: dict[str, str] = {}
+    for answer in answers:
+        for member in family_of(answer):
+            other = seen.setdefault(member, answer)
+            if other != answer:
+                return other, answer
+    return None
