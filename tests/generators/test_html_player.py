@@ -14,6 +14,7 @@ when that is set, otherwise to pytest's temporary directory.
 from __future__ import annotations
 
 import base64
+import contextlib
 import copy
 import hashlib
 import json
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from typer.testing import CliRunner
 
 from generators.crossword_pack import CrosswordPackSpec
@@ -607,6 +609,9 @@ def test_a_saved_move_that_is_not_legal_is_not_replayed(slider_pack, visit) -> N
     saved["moves"].append([blank, 10_000])
     page.evaluate(f"window.localStorage.setItem({json.dumps(key)}, {json.dumps(json.dumps(saved))})")
     page.reload()
+    # The saved moves are replayed once the page has loaded; a loaded machine may read the count before.
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function("document.querySelector('.moves').innerText !== 'Moves: 0'", timeout=5000)
     assert page.inner_text(".moves") == "Moves: 1"
 
 
