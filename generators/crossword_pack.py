@@ -49,7 +49,7 @@ from generators.executors import Executor, PuzzleFailed
 from generators.fill_words import WordUse, fill_words
 from generators.rounds import Avoid
 from generators.pattern_check import check_pattern
-from generators.patterns import DEFAULT_DENSITY, PatternSpec
+from generators.pattern_rules import DEFAULT_DENSITY, PatternSpec
 from generators.polish import polish, repair
 from generators.puzzles import Credits, crossword_puzzle, surface_title
 from generators.quality import puzzle_quality, worst_answer_agrees
@@ -89,7 +89,7 @@ DEFAULT_SEAM_LIGHTS = 2
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.
 DEFAULT_THREE_SHARE = 0.25
 # Blocks per cell of a pack's grids of `DENSE_FROM_CELLS` cells or more. The
-# grids packs fill sit near the ceiling (patterns.DEFAULT_DENSITY's 30 %):
+# grids packs fill sit near the ceiling (pattern_rules.DEFAULT_DENSITY's 30 %):
 # every grid of 200-puzzle 9×7 torus and 15×7 strip packs had 19 % or more,
 # while the generator draws its density evenly from 10 %, so most sparse
 # draws were grids no fill was expected from. Drawn from 18 %, the 15×7

@@ -47,22 +47,22 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.lights import find_lights
 from dictionaries import WordList
 from generators.fill_estimate import FillEstimate
+from generators.fill_words import WordUse
 from generators.pack import PackError, derive_seed
 from generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
-from generators.patterns import by_model
+from generators.pattern_rules import PatternSpec, by_model
 from generators.quality import pack_quality
 from generators.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
                                     widen_policy)
 
 if TYPE_CHECKING:
-    from generators.crossword_pack import CrosswordPackSpec
     from generators.executors import Executor
 
 # Patterns drawn before the first round to estimate how many lights of each
@@ -136,6 +136,28 @@ SHARES = ROUND_SIZE * ROUNDS_IN_FLIGHT
 LISTED_RECURRENCES = 20
 
 
+class PlanSpec(Protocol):
+    """What the plan reads of its pack's parameters (`crossword_pack.CrosswordPackSpec`,
+    which makes the plan: the plan names only this, so it never imports the pack)."""
+
+    @property
+    def count(self) -> int: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def surface(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def min_length(self) -> int: ...
+    @property
+    def allow_repeats(self) -> bool: ...
+    def pattern_spec(self) -> PatternSpec: ...
+    def word_use(self) -> WordUse: ...
+
+
 @dataclass(frozen=True)
 class CrosswordJob:
     """What one crossword job is given."""
@@ -153,7 +175,7 @@ class CrosswordJob:
 class CrosswordPlan:
     """See the module docstring."""
 
-    def __init__(self, spec: CrosswordPackSpec, words: WordList, runner: Executor | None = None) -> None:
+    def __init__(self, spec: PlanSpec, words: WordList, runner: Executor | None = None) -> None:
         self.spec = spec
         pattern_spec = spec.pattern_spec()
         # The survey draws ahead where the jobs run (`runner`): in the main process the draws
@@ -176,7 +198,7 @@ class CrosswordPlan:
         self.pool: list[tuple[float, int, str]] = []
         # A space with room for many more grids than the pack needs lets each attempt choose among several.
         room = self.survey.estimate() // (PATTERN_LANES * spec.count)
-        # Where a draw is a CP-SAT solve aimed at the fill (`patterns.by_model`), the walk takes the grids
+        # Where a draw is a CP-SAT solve aimed at the fill (`pattern_rules.by_model`), the walk takes the grids
         # as they come: a draw costs about what a failed fill does.
         self.window = min(MAX_WINDOW, room) if room >= MIN_ROOM and not by_model(pattern_spec) else 1
         self.uses: Counter[str] = Counter()  # pattern -> puzzles accepted with it

@@ -193,7 +193,8 @@ def _given(**options: Any) -> dict[str, Any]:
 
 def _check_patterns(spec: Any) -> None:
     """The grid size and rules admit a pattern: found out here, not in a worker."""
-    from generators.patterns import PatternError, generate_pattern
+    from generators.pattern_rules import PatternError
+    from generators.patterns import generate_pattern
 
     try:
         generate_pattern(spec.pattern_spec(), spec.seed)

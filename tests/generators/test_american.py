@@ -19,7 +19,8 @@ from cpmodel.crossword.grid import make_grid
 from generators.american import word_cap
 from generators.crossword_pack import CrosswordPackSpec
 from generators.pattern_check import check_pattern
-from generators.patterns import PatternSpec, generate_pattern
+from generators.pattern_rules import PatternSpec
+from generators.patterns import generate_pattern
 
 Rows = list[str]
 

@@ -20,7 +20,8 @@ from generators.pattern_check import check_pattern
 from generators.pattern_enumeration import enumerate_patterns
 from generators.pattern_space import (DRAW_BATCH, DRAWS_AHEAD, PATTERN_LANES, PatternSurvey, canonical_key, lane_of,
                                      symmetry_count)
-from generators.patterns import PatternSpec, generate_pattern, symmetric_cell
+from generators.pattern_rules import PatternSpec, symmetric_cell
+from generators.patterns import generate_pattern
 
 
 def pack_rules(width: int, height: int, surface_name: str, **changes: object) -> PatternSpec:

@@ -14,7 +14,8 @@ from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver
 from dictionaries import load
-from generators.patterns import PatternSpec, generate_pattern
+from generators.pattern_rules import PatternSpec
+from generators.patterns import generate_pattern
 from generators.polish import polish, total
 from generators.word_policy import share_bonus
 
