@@ -134,7 +134,7 @@ def test_a_grid_that_does_not_fill_is_replaced() -> None:
     first = plan.job_input(0, 0).assignment
     plan.failed(0, "no fill", puzzle=None, proven=False)
     second = plan.job_input(0, 1).assignment
-    assert second.pattern != first.pattern and first.pattern in plan.retired  # it never filled
+    assert second.pattern != first.pattern and first.pattern in plan.walk.retired  # it never filled
 
 
 def test_a_clash_keeps_its_grid_and_mends_only_the_answers_taken() -> None:
@@ -151,7 +151,7 @@ def test_a_clash_keeps_its_grid_and_mends_only_the_answers_taken() -> None:
         plan.failed(1, reason, puzzle=refused, proven=False)
         avoid = plan.job_input(1, int(refused["rejected"]) + 1)
         job = avoid.assignment
-        assert job.pattern == plan.pending[1] and job.start == tuple(refused["rows"]) and taken in job.excluded
+        assert job.pattern == plan.walk.current(1) and job.start == tuple(refused["rows"]) and taken in job.excluded
         try:
             made = spec.run_job(1, avoid)
         except PuzzleFailed:
