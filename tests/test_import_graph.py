@@ -74,6 +74,24 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
     assert upward - ALLOWED_UPWARD == set()
 
 
+FAMILIES = ("crossword", "slider")
+
+
+def family(module: str) -> str | None:
+    """The family folder a `generators` module lives in, if any."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "generators" and len(parts) > 2 and parts[1] in FAMILIES else None
+
+
+def test_generators_families_import_only_the_shared_top_and_never_each_other() -> None:
+    """ARCHITECTURE.md's folders by family: the top of `generators` needs no family, and no
+    family needs another."""
+    crossing = {(a, b) for a, b in import_graph().edges
+                if a.startswith("generators.") and b.startswith("generators.")
+                and family(b) is not None and family(a) != family(b)}
+    assert crossing == set()
+
+
 def test_every_import_of_a_project_module_names_one_that_exists() -> None:
     """A module moved or removed leaves no import of it behind (a script's, run rarely, included)."""
     modules = project_modules()

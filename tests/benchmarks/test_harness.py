@@ -37,8 +37,8 @@ from cpmodel.crossword.verify import verify
 from cpmodel.errors import InputError
 from cpmodel.solver import SolveResult, SolverBase, Status, get_solver, option
 from dictionaries import from_words, load
-from generators.pattern_rules import PatternSpec
-from generators.patterns import generate_pattern
+from generators.crossword.pattern_rules import PatternSpec
+from generators.crossword.patterns import generate_pattern
 from mobius.cli import app
 
 HERE = Path(__file__).resolve().parent

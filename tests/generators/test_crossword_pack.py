@@ -21,13 +21,13 @@ from lemminflect import getAllLemmas
 
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import find_lights
-from generators.crossword_pack import CrosswordPackSpec
-from generators.crossword_plan import CrosswordPlan
+from generators.crossword.pack import CrosswordPackSpec
+from generators.crossword.plan import CrosswordPlan
 from generators.executors import PuzzleFailed
 from generators.pack import build_pack
-from generators.pattern_check import check_pattern
-from generators.pattern_space import canonical_key
-from generators.quality import pack_quality, summary_line
+from generators.crossword.pattern_check import check_pattern
+from generators.crossword.pattern_space import canonical_key
+from generators.crossword.quality import pack_quality, summary_line
 from tests.generators.test_export import MOBIUS_ROWS, PLANE_ROWS, build_crossword
 
 

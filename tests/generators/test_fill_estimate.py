@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import find_lights
-from generators.crossword_pack import CrosswordPackSpec
-from generators.crossword_plan import FIRST_TRY_SHARE, FULL_BUDGET_AFTER
-from generators.fill_estimate import FillEstimate
-from generators.grid_walk import EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
+from generators.crossword.pack import CrosswordPackSpec
+from generators.crossword.plan import FIRST_TRY_SHARE, FULL_BUDGET_AFTER
+from generators.crossword.fill_estimate import FillEstimate
+from generators.crossword.grid_walk import EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
 from dictionaries.wordlist import from_words
 
 WORDS = st.lists(st.text(alphabet="ABCE", min_size=3, max_size=3), min_size=1, max_size=12, unique=True)

@@ -25,8 +25,8 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   no fill twice, no grid twice unless the walk was used up, and the repeat
   policy over every answer.
 
-Leaves out: making a puzzle (`crossword_pack.py`), choosing grids
-(`grid_walk.py`), running rounds (`pack.py`).
+Leaves out: making a puzzle (`crossword/pack.py`), choosing grids
+(`grid_walk.py`), running rounds (`generators/pack.py`).
 """
 
 from __future__ import annotations
@@ -39,15 +39,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from cpmodel.crossword.grid import Grid, make_grid
 from cpmodel.crossword.lights import find_lights
 from dictionaries import WordList
-from generators.fill_estimate import FillEstimate
-from generators.fill_words import WordUse
-from generators.grid_walk import GridWalk, window_of
+from generators.crossword.fill_estimate import FillEstimate
+from generators.crossword.fill_words import WordUse
+from generators.crossword.grid_walk import GridWalk, window_of
 from generators.pack import PackError, derive_seed
 from generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
-from generators.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
-from generators.pattern_rules import PatternSpec
-from generators.quality import pack_quality
-from generators.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
+from generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
+from generators.crossword.pattern_rules import PatternSpec
+from generators.crossword.quality import pack_quality
+from generators.crossword.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
                                     widen_policy)
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ LISTED_RECURRENCES = 20
 
 
 class PlanSpec(Protocol):
-    """What the plan reads of its pack's parameters (`crossword_pack.CrosswordPackSpec`,
+    """What the plan reads of its pack's parameters (`crossword.pack.CrosswordPackSpec`,
     which makes the plan: the plan names only this, so it never imports the pack)."""
 
     @property

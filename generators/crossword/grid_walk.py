@@ -21,7 +21,7 @@ Its public face: `next_grid` hands a grid to an attempt, `accepted`,
 `fills`, `retired`, `exhausted`, `drawn` and `waiting` read its state.
 
 Leaves out: the words (`word_policy`), the budget and seeds of a job and
-judging puzzles (`crossword_plan.py`), drawing grids (`pattern_space.py`).
+judging puzzles (`crossword/plan.py`), drawing grids (`pattern_space.py`).
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from generators.fill_estimate import FillEstimate
-from generators.pattern_rules import PatternSpec, by_model
-from generators.pattern_space import PATTERN_LANES, PatternSurvey
+from generators.crossword.fill_estimate import FillEstimate
+from generators.crossword.pattern_rules import PatternSpec, by_model
+from generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey
 
 # Why each value: benchmarks/RESULTS.md, "Figures behind constants".
 # A grid that fails more than about one try in RETIRE_RATIO + 1 is retired: how hard a grid is to

@@ -22,7 +22,7 @@ surface, followed through the glue, from `find_runs` on the blank grid:
 - at most max_block_squares 2×2 squares of blocks.
 
 `pattern_model(spec)` is that model, which the American generator
-(`generators/american.py`) also builds on; `word_starts` and `block_squares`
+(`generators/crossword/american.py`) also builds on; `word_starts` and `block_squares`
 give it their indicators.
 
 That is a relaxation of the rules (connectivity, the short-light share and
@@ -45,8 +45,8 @@ from cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from cpmodel.solver import cpsat_solver
 from cpmodel.crossword.lights import DIRECTIONS, find_runs
 from cpmodel.surface import Cell, step, surface
-from generators.pattern_rules import AXES, PatternSpec, by_model, density_bounds, symmetric_cell
-from generators.pattern_search import pattern_problem
+from generators.crossword.pattern_rules import AXES, PatternSpec, by_model, density_bounds, symmetric_cell
+from generators.crossword.pattern_search import pattern_problem
 
 # Rectangles a space may have to count as small: about a second of
 # enumeration and checking, which the default 11×5 strip stays well under.

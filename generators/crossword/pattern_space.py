@@ -53,9 +53,9 @@ import numpy as np
 from cpmodel.crossword.grid import Grid
 from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
 from cpmodel.surface import Surface, step, surface
-from generators.pattern_enumeration import enumerate_patterns
-from generators.pattern_rules import PatternError, PatternSpec, by_model
-from generators.patterns import generate_pattern
+from generators.crossword.pattern_enumeration import enumerate_patterns
+from generators.crossword.pattern_rules import PatternError, PatternSpec, by_model
+from generators.crossword.patterns import generate_pattern
 
 if TYPE_CHECKING:
     from generators.executors import Executor

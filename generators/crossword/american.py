@@ -39,7 +39,7 @@ Covers:
 
 Leaves out: the rules' definitions and the checks of a finished grid
 (`pattern_rules.py`, `pattern_check.py`), and how a pack chooses among grids
-(`crossword_plan.py`).
+(`crossword/plan.py`).
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ from ortools.sat.python import cp_model
 from cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from cpmodel.solver import cpsat_solver
 from cpmodel.surface import surface
-from generators.pattern_enumeration import pattern_model, word_starts
-from generators.pattern_rules import SHORT_LIGHT, PatternError, PatternSpec, PatternStats
-from generators.pattern_search import pattern_problem
+from generators.crossword.pattern_enumeration import pattern_model, word_starts
+from generators.crossword.pattern_rules import SHORT_LIGHT, PatternError, PatternSpec, PatternStats
+from generators.crossword.pattern_search import pattern_problem
 
 # The word cap of a 15×15 daily (themed; themeless ones keep to 72), scaled by area.
 STANDARD_WORDS = 78

@@ -29,7 +29,7 @@ definitions the generators and the checker share (`symmetric_cell`,
 The American defaults of plane packs (which of these rules, and their
 
 The American defaults of plane packs (which of these rules, and their
-values by size) are in `generators/american.py`.
+values by size) are in `generators/crossword/american.py`.
 
 Leaves out: generating patterns (`patterns.py`, the front door;
 `pattern_search.py`, the constructive search; `american.py`, the CP-SAT

@@ -3,7 +3,7 @@
 `pattern_problem`, its own judgement of a finished grid.
 
 canonical form, counting and the per-seed walk through the patterns are in
-`generators/pattern_space.py`.
+`generators/crossword/pattern_space.py`.
 
 The search reads every run from `cpmodel.crossword.lights.runs_of_blocks`
 (the project's one run finder, which `find_runs` reads a grid with) on the
@@ -44,7 +44,7 @@ from functools import lru_cache
 from cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Run, find_runs, runs_of_blocks
 from cpmodel.surface import Cell, Surface, step, surface
-from generators.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats, density_bounds,
+from generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats, density_bounds,
                                       length_ok, symmetric_cell)
 
 # Fresh starts before giving up. On the pack sizes with the pack rules an

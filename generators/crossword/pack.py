@@ -1,7 +1,7 @@
 """Crossword packs: one job = a planned pattern, filled, polished and checked.
 
 Covers: `CrosswordPackSpec` — the parameters of `mobius pack crossword` —
-its plan (`crossword_plan.CrosswordPlan`: patterns, repeat policy, what each
+its plan (`crossword.plan.CrosswordPlan`: patterns, repeat policy, what each
 job may use) and its job: fill the pattern the plan gives with a registered
 solver (the reference solver with a seeded choice among the best words, so
 one grid yields many fills; the words the plan bars excluded; its soft
@@ -21,8 +21,8 @@ every machine can load: an embedded list's name, or any other list's
 content (`dictionaries.portable`), so a worker elsewhere never reads the
 user's path.
 
-Leaves out: running jobs and writing files (`pack.py`), what puzzles share
-across the pack (`crossword_plan.py`), formats (`export/`).
+Leaves out: running jobs and writing files (`generators/pack.py`), what puzzles share
+across the pack (`crossword/plan.py`), formats (`export/`).
 """
 
 from __future__ import annotations
@@ -40,21 +40,21 @@ from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from cpmodel.surface import surface as find_surface
 from dictionaries import ListContent, WordList, load, portable
-from generators.american import american_rules
-from generators.clues import ClueBank, ClueLines, load_bank
-from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
-from generators.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
+from generators.crossword.american import american_rules
+from generators.crossword.clues import ClueBank, ClueLines, load_bank
+from generators.crossword.plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
+from generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
                                    puzzle_difficulty)
 from generators.executors import Executor, PuzzleFailed
-from generators.fill_words import WordUse, fill_words
+from generators.crossword.fill_words import WordUse, fill_words
 from generators.rounds import Avoid
-from generators.pattern_check import check_pattern
-from generators.pattern_rules import DEFAULT_DENSITY, PatternSpec
-from generators.polish import polish, repair
+from generators.crossword.pattern_check import check_pattern
+from generators.crossword.pattern_rules import DEFAULT_DENSITY, PatternSpec
+from generators.crossword.polish import polish, repair
 from generators.puzzles import Credits, crossword_puzzle, surface_title
-from generators.quality import puzzle_quality, worst_answer_agrees
-from generators.word_policy import family_pair, share_bonus
-from generators.worst_answer import WorstAnswer, floored, raise_worst
+from generators.crossword.quality import puzzle_quality, worst_answer_agrees
+from generators.crossword.word_policy import family_pair, share_bonus
+from generators.crossword.worst_answer import WorstAnswer, floored, raise_worst
 
 # Why each value: benchmarks/RESULTS.md, "Figures behind constants".
 # Fill budgets that are the same on every machine, so that which attempts fail — and so the pack's
