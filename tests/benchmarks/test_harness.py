@@ -24,8 +24,9 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import harness
-from benchmarks.harness import (Job, Record, RunConfig, check_agreement, make_record, parse_solver_list,
-                                plan_solvers, run_jobs)
+from benchmarks.agreement import check_agreement
+from benchmarks.harness import Job, Record, RunConfig, make_record, run_jobs
+from benchmarks.solver_plan import parse_solver_list, plan_solvers
 from benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
 from benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
 from cpmodel import solver as solver_module
