@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import machine
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.export import ExportError
 from generators.export.bundle import formats_for
 from generators.export.pdf import pack_pdf

@@ -334,9 +334,9 @@ GENERATORS: dict[str, Callable[[Inputs], Iterator[Case]]] = {
 
 def sample_puzzles(workdir: Path) -> dict[str, dict]:
     """One real crossword and one real slider puzzle, to mutate for `render`."""
-    from generators.crossword_pack import CrosswordPackSpec
+    from generators.crossword.pack import CrosswordPackSpec
     from generators.pack import build_pack
-    from generators.slider_pack import SliderPackSpec
+    from generators.slider.pack import SliderPackSpec
 
     found = {}
     for name, spec in (("crossword", CrosswordPackSpec(count=1, width=7, height=5, seed=3)),

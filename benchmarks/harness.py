@@ -1,11 +1,6 @@
-"""Run solvers × instances × repeats, each run in its own process, and check
-that the answers agree.
+"""Run solvers × instances × repeats, each run in its own process.
 
 Covers:
-- `parse_solver_list`: the `--solvers` syntax (see its docstring);
-- `plan_solvers`: which solver specs run on which family, and which are
-  left out because they cannot run here (a module not written yet, Qxw not
-  installed), each with a note;
 - `run_jobs`: every run in a fresh Python process in a session of its own,
   which builds the problem, solves it with the solver's own time limit (the
   primary limit), verifies any answer with the family's independent
@@ -20,18 +15,16 @@ Covers:
   `wall_s` is the time the solver reports; starting Python, building the
   problem and the imports in `WARM_IMPORTS` happen before its clock starts.
   Peak memory is the whole child's (interpreter, word list and libraries
-  included); `setup_rss_mb`, taken before solving, is the floor to compare;
-- `check_agreement`: per instance, decided runs must agree (SOLVED/UNSAT;
-  the optimal length among optimal slider solvers), match the expected
-  answer where known, and every answer must pass the verifier.
+  included); `setup_rss_mb`, taken before solving, is the floor to compare.
 
 A solver whose `available()` gives a reason is left
 out of the plan with it rather than filling the records with ERROR rows; a
 problem its `supports()` refuses is recorded as ERROR with the reason,
 without running it.
 
-Leaves out: which instances exist (`suites.py`), tables and plots
-(`report.py`), and any printing (progress goes to an `on_record` callback).
+Leaves out: which instances exist (`suites.py`), which solvers run
+(`solver_plan.py`), whether their answers agree (`agreement.py`), tables and
+plots (`report.py`), and any printing (progress goes to an `on_record` callback).
 """
 
 from __future__ import annotations
@@ -42,15 +35,13 @@ import numbers
 import os
 import pickle
 import platform
-import re
 import resource
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
@@ -58,7 +49,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from benchmarks.suites import COLD_TABLES, FAMILIES, Instance, Suite
+from benchmarks.solver_plan import SolverPlan
+from benchmarks.suites import COLD_TABLES, FAMILIES, Instance
 from cpmodel.errors import InputError
 from cpmodel.processes import kill, spawn
 from cpmodel.solver import (
@@ -67,7 +59,6 @@ from cpmodel.solver import (
     get_solver,
     parse_spec,
     register,
-    solver_names,
 )
 from cpmodel.store import DirectoryStore, TableStore, attach_tables
 from generators.cache import user_store
@@ -90,78 +81,6 @@ WARM_IMPORTS = ("numpy", "networkx", "cpmodel.slider.group")
 MAX_VERIFY_ERRORS_KEPT = 5
 
 DECIDED = (Status.SOLVED.value, Status.UNSAT.value)
-_OPTION = re.compile(r"^\s*[A-Za-z_][\w-]*\s*=")  # "key=value": continues the previous solver's options
-
-
-# --- solver lists ----------------------------------------------------------------
-
-def parse_solver_list(text: str) -> list[str]:
-    """Split a solver list into specs.
-
-    Solvers are separated by commas (or semicolons). A comma followed by
-    ``key=value`` continues the options of the solver before it, since solver
-    names never contain '=': ``reference:select=mrv,inference=fc,cpsat:workers=2``
-    is two solvers. Semicolons always separate, for lists that read better so.
-    """
-    specs: list[str] = []
-    for group in text.split(";"):
-        items = [item.strip() for item in group.split(",") if item.strip()]
-        for index, item in enumerate(items):
-            if index > 0 and _OPTION.match(item):
-                specs[-1] += ("," if ":" in specs[-1] else ":") + item
-            else:
-                specs.append(item)
-    if not specs:
-        raise InputError(f"no solvers in {text!r}")
-    return specs
-
-
-@dataclass(frozen=True)
-class SolverPlan:
-    by_family: Mapping[str, tuple[str, ...]]  # family -> solver specs that run
-    left_out: tuple[str, ...] = ()  # notes on specs that cannot run here
-
-    def require(self, spec: str) -> None:
-        """InputError unless `spec` runs in this plan (e.g. the chosen baseline)."""
-        running = sorted({s for specs in self.by_family.values() for s in specs})
-        if spec not in running:
-            raise InputError(f"{spec!r} is not among the solvers that run: {', '.join(running) or 'none'}")
-
-
-def plan_solvers(suite: Suite, families: Iterable[str], specs: Sequence[str] | None) -> SolverPlan:
-    """The specs to run per family: `specs` where their name exists in that family, else the suite's defaults.
-
-    A bad spec raises InputError; a solver that cannot run here is left out with a note.
-    """
-    families = sorted(set(families))
-    if specs is not None:
-        unknown = [s for s in specs if not any(parse_spec(s)[0] in solver_names(f) for f in families)]
-        if unknown:
-            known = {f: solver_names(f) for f in families}
-            raise InputError(f"unknown solver(s) {', '.join(unknown)} for this suite; known: {known}")
-    by_family: dict[str, tuple[str, ...]] = {}
-    left_out: list[str] = []
-    for family in families:
-        wanted = suite.solvers.get(family, ()) if specs is None else \
-            [s for s in specs if parse_spec(s)[0] in solver_names(family)]
-        runnable = []
-        for spec in wanted:
-            reason = _unavailable(family, spec)
-            if reason is None:
-                runnable.append(spec)
-            else:
-                left_out.append(f"{family} solver {spec} left out: {reason}")
-        by_family[family] = tuple(runnable)
-    return SolverPlan(by_family, tuple(left_out))
-
-
-def _unavailable(family: str, spec: str) -> str | None:
-    """Why `spec` cannot run here, or None. Bad options raise InputError."""
-    try:
-        solver = get_solver(family, spec)
-    except ImportError as exc:
-        return f"cannot import it ({exc})"
-    return solver.available()
 
 
 # --- records ----------------------------------------------------------------------
@@ -512,68 +431,3 @@ def run_jobs(jobs: Sequence[Job], config: RunConfig,
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
     return [r for r in records if r is not None]
-
-
-# --- agreement ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Disagreement:
-    suite: str
-    instance: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.suite}/{self.instance}: {self.message}"
-
-
-def _who(records: Iterable[Record]) -> str:
-    return ", ".join(sorted({r.solver for r in records}))
-
-
-def _group(records: Sequence[Record], key: Callable[[Record], Any]) -> dict[Any, list[Record]]:
-    groups: dict[Any, list[Record]] = defaultdict(list)
-    for r in records:
-        groups[key(r)].append(r)
-    return groups
-
-
-def check_instance(records: Sequence[Record]) -> list[str]:
-    """What is wrong with the runs of one instance (empty: they agree)."""
-    problems = [f"{r.solver} (repeat {r.repeat}) gave an answer the verifier rejects: "
-                f"{'; '.join(r.verify_errors) or 'no reason given'}"
-                for r in records if r.status == Status.SOLVED.value and r.verified is not True]
-    decided = [r for r in records if r.decided]
-    by_status = _group(decided, lambda r: r.status)
-    if len(by_status) > 1:
-        problems.append("solvers disagree: "
-                        + "; ".join(f"{s} by {_who(rs)}" for s, rs in sorted(by_status.items())))
-    expected = records[0].expected
-    for status, rs in sorted(by_status.items()):
-        if expected is not None and status != expected:
-            problems.append(f"expected {expected}, but {_who(rs)} answered {status}")
-    optimal = [r for r in decided if r.status == Status.SOLVED.value and r.optimal and r.length is not None]
-    lengths = _group(optimal, lambda r: r.length)
-    if len(lengths) > 1:
-        problems.append("optimal lengths differ: "
-                        + "; ".join(f"{n} by {_who(rs)}" for n, rs in sorted(lengths.items())))
-    expected_length, max_length = records[0].expected_length, records[0].max_length
-    for n, rs in sorted(lengths.items()):
-        if expected_length is not None and n != expected_length:
-            problems.append(f"expected optimal length {expected_length}, but {_who(rs)} found {n}")
-        if max_length is not None and n > max_length:
-            problems.append(f"{_who(rs)} claim {n} moves is optimal, but a {max_length}-move solution exists")
-    return problems
-
-
-def check_agreement(records: Iterable[Record]) -> list[Disagreement]:
-    groups: dict[tuple[str, str], list[Record]] = defaultdict(list)
-    for r in records:
-        groups[(r.suite, r.instance)].append(r)
-    return [Disagreement(suite, instance, message)
-            for (suite, instance), rs in groups.items() for message in check_instance(rs)]
-
-
-def errors_of(records: Iterable[Record]) -> list[str]:
-    """Runs that ended in ERROR: not disagreements, but worth a warning."""
-    return [f"{r.suite}/{r.instance} {r.solver} (repeat {r.repeat}): {r.note or 'no detail'}"
-            for r in records if r.status == Status.ERROR.value]

@@ -37,9 +37,9 @@ from typing import Any
 
 from benchmarks.harness import machine
 from cpmodel.crossword.grid import make_grid
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import MANIFEST, PUZZLE_DIR, build_pack
-from generators.pattern_space import canonical_key
+from generators.crossword.pattern_space import canonical_key
 
 # The packs of the issue: size, surface, count, seed.
 CASES: dict[str, dict[str, Any]] = {

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.harness import machine
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import PUZZLE_DIR, build_pack
-from generators.slider_pack import SliderPackSpec
+from generators.slider.pack import SliderPackSpec
 
 
 def packs(count: int, seed: int) -> dict[str, Any]:

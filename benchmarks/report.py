@@ -12,7 +12,7 @@ against each other solver, undecided runs drawn on the time-limit line
 time, how far TIMEOUT runs went past their limit); and `write_outputs`, which puts
 records.csv, records.json, report.md and the plots into one directory.
 
-Leaves out: running anything and deciding what disagrees (`harness.py`).
+Leaves out: running anything and deciding what disagrees (`harness.py`, `agreement.py`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmarks.harness import Disagreement, Record
+from benchmarks.agreement import Disagreement
+from benchmarks.harness import Record
 from cpmodel.solver import Status, is_count, stat_text
 
 # Times below a millisecond are timer noise and process jitter; flooring them

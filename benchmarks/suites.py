@@ -13,7 +13,7 @@ The suites:
   minimum light length 2) with the `words` list (Debian wamerican). No word
   may repeat (the project's default rule, and Qxw's). Expected answers are
   only those that hold for this list: see `VANBEEK_EXPECTED`.
-- ``xw-mobius``: seeded Möbius patterns from `generators.patterns`, 5×8 to
+- ``xw-mobius``: seeded Möbius patterns from `generators.crossword.patterns`, 5×8 to
   15×7, with `en`; ``xw-surfaces``: the same sizes on the cylinder, torus
   and Klein bottle. Satisfiability is not known in advance: the solvers must
   agree with one another.
@@ -57,9 +57,9 @@ from cpmodel.errors import InputError
 from cpmodel.slider import verify as slider_verify
 from cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
 from dictionaries import load
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import derive_seed
-from generators.patterns import generate_pattern
+from generators.crossword.patterns import generate_pattern
 
 CROSSWORD, SLIDER = "crossword", "slider"
 SOLVED, UNSAT = "SOLVED", "UNSAT"  # the expected answers, spelt as `Status` values

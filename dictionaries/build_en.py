@@ -57,8 +57,8 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from dictionaries.wordlist import (EN_CLUES_PATH, EN_PATH, EN_SPELLING_PATH, MAX_SCORE, MIN_SCORE, from_words,
-                                   normalise)
+from dictionaries.list_format import MAX_SCORE, MIN_SCORE
+from dictionaries.wordlist import EN_CLUES_PATH, EN_PATH, EN_SPELLING_PATH, from_words, normalise
 
 if TYPE_CHECKING:
     from dictionaries.clue_bank import ClueWriter, Corrections

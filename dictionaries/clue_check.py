@@ -14,7 +14,7 @@ Leaves out: WordNet — the build's family test also knows WordNet's
 derivations (HOUSE: housing) and its lemmas (which make GOALTENDER a
 compound of goal and tender), which the shipped package does not carry, so
 here a family word is one lemminflect or the shared-stem rules find; reading
-clue files (`generators.clues`) and the command (`mobius/clues_cli.py`).
+clue files (`generators.crossword.clues`) and the command (`mobius/clues_cli.py`).
 """
 
 from __future__ import annotations

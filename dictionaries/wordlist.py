@@ -7,6 +7,9 @@ Covers: the one normalisation rule (`normalise`), reading plain, scored
 content (for workers that cannot read the file). Every unusable input raises
 one `DictionaryError` naming the file (and line) and what was expected.
 
+The bytes of a list file (size bound, gzip, UTF-8, plain or scored
+lines) are read by `list_format.py`.
+
 Leaves out: anything about grids, slots or solvers (callers ask `by_length`
 and `require_lengths`), and building the embedded `en` list, which is
 `dictionaries/build_en.py`'s job and runs only on a developer's machine.
@@ -14,7 +17,6 @@ and `require_lengths`), and building the embedded `en` list, which is
 
 from __future__ import annotations
 
-import codecs
 import gzip
 import hashlib
 import os
@@ -27,14 +29,11 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from dictionaries.errors import DictionaryError
+from dictionaries.list_format import (MAX_LIST_BYTES, MAX_SCORE, MIN_SCORE, PLAIN_SCORE, SCORE_SEPARATOR,
+                                      check_score, decode, entries, read_bytes)
 
 NAMED_LISTS: tuple[str, ...] = ("en", "en-small", "words")
 
-MIN_SCORE = 0
-MAX_SCORE = 100
-# Plain lists carry no scores; the middle of the range means "neither
-# preferred nor avoided", matching the usual default of scored lists.
-PLAIN_SCORE = 50
 # en-small keeps the words of `en` at or above this score: Zipf >= 3 under
 # build_en's mapping, i.e. words seen at least once per million words — common
 # enough for quick fills, still ~18k words so ordinary grids stay fillable.
@@ -51,14 +50,6 @@ SPELLINGS = ("american", "british")
 DEFAULT_SPELLING = "american"
 SYSTEM_WORDS_PATH = Path("/usr/share/dict/words")
 
-# The largest published lists (Spread the Wordlist, XWI, Broda's) are a few
-# MB of text; past this a file is not a word list, and a gzip that inflates
-# beyond it (a "zip bomb") is refused before it fills the memory.
-MAX_LIST_BYTES = 64 << 20
-# Scores are 0..100: more digits than this is out of range whatever they say.
-MAX_SCORE_DIGITS = 3
-# Error messages quote at most this much of a bad line.
-QUOTED_CHARS = 60
 # The lists every install has: a job can name them and be read on any
 # machine; any other list travels as its content (`portable`).
 EMBEDDED_LISTS = ("en", "en-small")
@@ -68,11 +59,9 @@ SHIPPED_COMPRESSION = 6
 
 # What `parse_source` makes of given bytes changes only with this number: a
 # cache of parsed lists keys its entries by it (bump it with any change to
-# `normalise`, `_entries` or `_collect` that changes a parsed list).
+# `normalise`, `entries` or `_collect` that changes a parsed list).
 PARSER_VERSION = 1
 
-_GZIP_MAGIC = b"\x1f\x8b"
-_SCORE_SEPARATOR = ";"
 # Both the straight and the typographic apostrophes occur in real lists.
 _APOSTROPHES = "'\u2019\u2018\u02bc"
 _POSSESSIVE = re.compile(f"[{_APOSTROPHES}][sS]$")
@@ -175,7 +164,7 @@ def from_words(
     if len(score_list) != len(words):
         raise ValueError(f"{len(words)} words but {len(score_list)} scores")
     for position, score in enumerate(score_list, start=1):
-        _check_score(score, f"{name}, entry {position}")
+        check_score(score, f"{name}, entry {position}")
     return _collect(zip(words, score_list), name)
 
 
@@ -246,14 +235,14 @@ def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
     """The words of a `--ban`/`--allow` file: one word or phrase a line, normalised; '#' starts a comment."""
     source = os.fspath(path)
     _stamp(source, Path(source))  # a regular file of bounded size: no FIFO blocks the read
-    text = _decode(source, _read_bytes(Path(source)))
+    text = decode(source, read_bytes(Path(source)))
     words = set()
     for number, line in enumerate(text.split("\n"), start=1):
         entry = line.split("#", 1)[0].strip()
         if not entry:
             continue
         word = normalise(entry)
-        if word is None or _SCORE_SEPARATOR in entry or "\t" in entry:
+        if word is None or SCORE_SEPARATOR in entry or "\t" in entry:
             raise DictionaryError(f"{source}, line {number}: expected one word or phrase a line, got {line[:60]!r}")
         words.add(word)
     return frozenset(words)
@@ -382,7 +371,7 @@ def _unpack(content: ListContent) -> WordList:
         raise DictionaryError(f"{content.name}: the shipped word list does not decompress ({error})") from None
     if hashlib.sha256(data).hexdigest() != content.sha256:
         raise DictionaryError(f"{content.name}: the shipped word list does not match its sha256 {content.sha256}")
-    full = _collect(_entries(content.name, data.decode("ascii").split("\n")), content.name)
+    full = _collect(entries(content.name, data.decode("ascii").split("\n")), content.name)
     return WordList(content.name, full.words, full.scores, content.dropped, content.duplicates)
 
 
@@ -411,7 +400,7 @@ def _filtered(full: WordList, name: str, min_length: int, max_length: int | None
 @lru_cache(maxsize=8)
 def _parse_file(path: str, stamp: tuple[int, int]) -> WordList:
     """Read, decode and normalise one file; `stamp` only keys the cache."""
-    return parse_source(path, path, _read_bytes(Path(path)))
+    return parse_source(path, path, read_bytes(Path(path)))
 
 
 def read_source(name_or_path: str | os.PathLike[str]) -> tuple[str, str, bytes]:
@@ -421,118 +410,15 @@ def read_source(name_or_path: str | os.PathLike[str]) -> tuple[str, str, bytes]:
     DictionaryError as `load` raises it."""
     name, path = _resolve(name_or_path)
     _stamp(name, path)
-    return name, str(path), _read_bytes(path)
+    return name, str(path), read_bytes(path)
 
 
 def parse_source(name: str, where: str, data: bytes) -> WordList:
     """The WordList `load` makes of a list's bytes (`read_source`): decoded, normalised, deduplicated;
     errors name `where` (the file) and the line."""
-    text = _decode(where, data)
-    full = _collect(_entries(where, text.split("\n")), where)
+    text = decode(where, data)
+    full = _collect(entries(where, text.split("\n")), where)
     return full if name == where else WordList(name, full.words, full.scores, full.dropped, full.duplicates)
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        # Regular files only (checked by `_stamp`), so this never blocks; the
-        # bound holds even if the file grew since.
-        with path.open("rb") as handle:
-            data = handle.read(MAX_LIST_BYTES + 1)
-    except OSError as error:
-        raise DictionaryError(f"{path}: cannot be read ({error.strerror})") from None
-    if len(data) > MAX_LIST_BYTES:
-        raise DictionaryError(f"{path}: more than {MAX_LIST_BYTES:,} bytes; too large for a word list")
-    if not data.startswith(_GZIP_MAGIC):
-        return data
-    return _gunzip(path, data)
-
-
-def _gunzip(path: Path, data: bytes) -> bytes:
-    """Decompress every gzip member of `data`, stopping past MAX_LIST_BYTES of output."""
-    out: list[bytes] = []
-    size = 0
-    try:
-        while data:
-            inflater = zlib.decompressobj(wbits=zlib.MAX_WBITS | 16)
-            out.append(inflater.decompress(data, MAX_LIST_BYTES + 1 - size))
-            size += len(out[-1])
-            if size > MAX_LIST_BYTES or inflater.unconsumed_tail:
-                raise DictionaryError(f"{path}: decompresses to more than {MAX_LIST_BYTES:,} bytes; "
-                                      "too large for a word list")
-            if not inflater.eof:
-                raise EOFError("compressed file ended before the end-of-stream marker was reached")
-            data = inflater.unused_data.lstrip(b"\0")  # members may be padded with NULs
-    except (OSError, EOFError, zlib.error) as error:
-        raise DictionaryError(
-            f"{path}: starts like gzip but does not decompress ({error})"
-        ) from None
-    return b"".join(out)
-
-
-def _decode(path: str, data: bytes) -> str:
-    """UTF-8 text (a leading BOM is ignored); DictionaryError naming the line."""
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise DictionaryError(
-            f"{path}, line {_line_of(data, nul)}: binary data (NUL byte); "
-            "expected a UTF-8 text word list"
-        )
-    # Strip a BOM by hand (not "utf-8-sig") so error offsets index `data`.
-    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        return data[start:].decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise DictionaryError(
-            f"{path}, line {_line_of(data, start + error.start)}: not valid UTF-8 "
-            f"(byte 0x{data[start + error.start]:02x}); expected a UTF-8 text word list"
-        ) from None
-
-
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
-def _entries(path: str, lines: list[str]) -> Iterable[tuple[str, int]]:
-    """(entry, score) pairs; the first non-blank line decides plain or scored."""
-    scored: bool | None = None
-    for number, line in enumerate(lines, start=1):
-        line = line.strip()
-        if not line:
-            continue
-        if scored is None:
-            scored = _SCORE_SEPARATOR in line
-        if not scored:
-            yield line, PLAIN_SCORE
-            continue
-        entry, separator, score_text = line.rpartition(_SCORE_SEPARATOR)
-        where = f"{path}, line {number}"
-        if not separator:
-            raise DictionaryError(f"{where}: expected WORD;SCORE, got {_quoted(line)}")
-        yield entry, _parse_score(score_text, where)
-
-
-def _parse_score(text: str, where: str) -> int:
-    text = text.strip()
-    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > MAX_SCORE_DIGITS:
-        raise DictionaryError(
-            f"{where}: expected a score from {MIN_SCORE} to {MAX_SCORE}, got {_quoted(text)}"
-        )
-    score = int(text)
-    _check_score(score, where)
-    return score
-
-
-def _quoted(text: str) -> str:
-    """`repr(text)`, cut so that a message stays one readable line."""
-    shown = repr(text)
-    return shown if len(shown) <= QUOTED_CHARS else f"{shown[:QUOTED_CHARS]}… ({len(text)} characters)"
-
-
-def _check_score(score: int, where: str) -> None:
-    if not isinstance(score, int) or not MIN_SCORE <= score <= MAX_SCORE:
-        raise DictionaryError(
-            f"{where}: expected a score from {MIN_SCORE} to {MAX_SCORE}, got {score!r}"
-        )
 
 
 def _collect(entries: Iterable[tuple[str, int]], name: str) -> WordList:

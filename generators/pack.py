@@ -26,8 +26,8 @@ refused unless forced; a start that fails before its first puzzle leaves
 nothing behind (the directories it created included); files are written
 with the usual permissions (0666 less the umask).
 
-Leaves out: what a job makes (`crossword_pack.py`, `slider_pack.py`), what a
-kind of puzzle plans (`crossword_plan.py`), where jobs run (`executors.py`)
+Leaves out: what a job makes (`crossword/pack.py`, `slider/pack.py`), what a
+kind of puzzle plans (`crossword/plan.py`), where jobs run (`executors.py`)
 and the formats of the exports
 (`generators/export/`).
 """

@@ -1,7 +1,7 @@
 """Making a pack's puzzles in rounds, as its plan directs.
 
 Covers: `Avoid`, a job's input from the plan; the `PackPlan` protocol (the
-pack-wide state a kind of puzzle keeps: crosswords in `crossword_plan.py`)
+pack-wide state a kind of puzzle keeps: crosswords in `crossword/plan.py`)
 and `KeyPlan`, the plan of kinds that share nothing but their keys; and
 `run_rounds`, the scheduler. Puzzles are made in rounds of `ROUND_SIZE`
 jobs, a number fixed here and never taken from the worker count. Every job
@@ -17,7 +17,7 @@ a function of the pack parameters and its index only: worker counts and
 executors change timings, never a puzzle.
 
 Leaves out: where jobs run (`executors.py`), the pack directory and its
-files (`pack.py`) and what a job makes (`crossword_pack.py`, `slider_pack.py`).
+files (`pack.py`) and what a job makes (`crossword/pack.py`, `slider/pack.py`).
 """
 
 from __future__ import annotations

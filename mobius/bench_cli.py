@@ -73,15 +73,9 @@ def bench(suite: SuiteOpt, out: OutOpt, solvers: SolversOpt = None, time_limit: 
           instances: InstancesOpt = None, force: ForceOpt = False) -> None:
     """Run every solver on every instance of a suite, check they agree, and report."""
     check_out_dir(out, force, RESULT_FILES)  # before the suite is built and run, which can take minutes
-    from benchmarks.harness import (
-        RunConfig,
-        check_agreement,
-        errors_of,
-        make_jobs,
-        parse_solver_list,
-        plan_solvers,
-        run_jobs,
-    )
+    from benchmarks.agreement import check_agreement, errors_of
+    from benchmarks.harness import RunConfig, make_jobs, run_jobs
+    from benchmarks.solver_plan import parse_solver_list, plan_solvers
     from benchmarks.report import write_outputs
     from benchmarks.suites import get_suite, select_instances
 

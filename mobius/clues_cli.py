@@ -29,7 +29,7 @@ def check(
 ) -> None:
     """Flag every clue that breaks a rule, one line each; exit 1 if any is flagged, 0 if none."""
     from dictionaries.clue_check import clue_flags, clue_rules
-    from generators.clues import numbered_clue_lines
+    from generators.crossword.clues import numbered_clue_lines
 
     lines = numbered_clue_lines(clue_file)
     rules = clue_rules(spelling.value)

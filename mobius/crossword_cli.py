@@ -75,8 +75,8 @@ def fill_command(
     from cpmodel.crossword.problem import FillProblem, FillRules
     from cpmodel.crossword.verify import verify
     from generators.cache import word_source
-    from generators.clues import load_bank
-    from generators.fill_words import WordUse, fill_words
+    from generators.crossword.clues import load_bank
+    from generators.crossword.fill_words import WordUse, fill_words
 
     g = read_grid(grid, surface)
     options = clue_options(clues, no_clues, ban, allow)

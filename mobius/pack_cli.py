@@ -132,7 +132,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         f"manifest: {_text_of(str(out / 'manifest.json'))}")
     say_skipped(manifest.get("skipped_exports", []))
     if spec.kind == "crossword":
-        from generators.quality import difficulty_line, pack_quality, summary_line
+        from generators.crossword.quality import difficulty_line, pack_quality, summary_line
 
         quality = pack_quality([puzzles[i] for i in sorted(puzzles)])
         say(summary_line(quality))
@@ -193,7 +193,8 @@ def _given(**options: Any) -> dict[str, Any]:
 
 def _check_patterns(spec: Any) -> None:
     """The grid size and rules admit a pattern: found out here, not in a worker."""
-    from generators.patterns import PatternError, generate_pattern
+    from generators.crossword.pattern_rules import PatternError
+    from generators.crossword.patterns import generate_pattern
 
     try:
         generate_pattern(spec.pattern_spec(), spec.seed)
@@ -258,7 +259,7 @@ def crossword_command(
     """Generate crosswords: distinct patterns on the surface, filled, polished and verified."""
     from cpmodel.solver import get_solver
     from cpmodel.surface import surface as find_surface
-    from generators.crossword_pack import CrosswordPackSpec
+    from generators.crossword.pack import CrosswordPackSpec
     from generators.puzzles import Credits
 
     try:
@@ -305,7 +306,7 @@ def slider_command(
     """Generate slider puzzles with exact optimal lengths and their solutions."""
     from cpmodel.solver import get_solver
     from generators.puzzles import Credits
-    from generators.slider_pack import SliderPackSpec, parse_depths
+    from generators.slider.pack import SliderPackSpec, parse_depths
 
     from mobius.progress import Phases, table_progress
 

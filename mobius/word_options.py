@@ -31,7 +31,7 @@ AllowOpt = Annotated[Optional[Path], typer.Option(
 def clue_options(clues: Path | None, no_clues: bool, ban: Path | None, allow: Path | None) -> dict[str, Any]:
     """The clue, ban and allow fields of a crossword spec from the command-line options."""
     from dictionaries import read_word_set
-    from generators.clues import read_clue_file
+    from generators.crossword.clues import read_clue_file
 
     if clues is not None and no_clues:
         raise InputError("--clues FILE and --no-clues contradict each other; give one")

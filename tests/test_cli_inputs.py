@@ -89,7 +89,7 @@ def test_the_pack_board_is_drawn_before_the_first_job(tmp_path: Path, name: str,
     """The drawn layout is part of the spec, so every puzzle and the manifest carry the same one."""
     board = tmp_path / name
     board.write_text(text)
-    from generators.slider_pack import SliderPackSpec
+    from generators.slider.pack import SliderPackSpec
 
     spec = SliderPackSpec(count=2, board=str(board), depth_min=3, depth_max=4)
     assert spec.load_board().layout == drawn_layout(7, spec.load_board().edges)

@@ -15,7 +15,7 @@ from cpmodel.crossword.tables import fill_tables
 from cpmodel.errors import InputError
 from cpmodel.instances import dimacs, minizinc, xcsp3
 from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.cpsat import distance_bound
+from cpmodel.slider.bounds import distance_bound
 from cpmodel.slider.timed import horizons, one_blank_refusal
 
 FORMATS = ("mzn", "dzn", "xcsp3", "cnf")

@@ -29,7 +29,8 @@ from typing import ClassVar
 
 from cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
 from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains, distance_bound
+from cpmodel.slider.bounds import distance_bound
+from cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains
 from cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
 from cpmodel.solver import Status, option
 

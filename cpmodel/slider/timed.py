@@ -5,7 +5,7 @@ Covers: `one_blank_refusal` (these backends take one blank), `step_table`
 (every (blank now, blank next, tile now, tile next) of one move, the relation
 the CP models post per tile and step), `step_domains` (the distance pruning
 as domains), `horizons` (the lengths to try: from
-`cpsat.distance_bound`, stepping by 2 when `cpsat.horizon_parity` fixes the
+`bounds.distance_bound`, stepping by 2 when `bounds.horizon_parity` fixes the
 parity) and `solve_by_horizons`, the loop shared by the three backends: the
 group test first (an unreachable goal is UNSAT at once), then "exactly T
 moves" for each horizon in turn, the first feasible one being optimal —
@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from cpmodel.slider.board import BLANK, SliderProblem
-from cpmodel.slider.cpsat import arrangement_count, distance_bound, horizon_parity
+from cpmodel.slider.bounds import arrangement_count, distance_bound, horizon_parity
 from cpmodel.slider.group import is_reachable
 from cpmodel.solver import SolveResult, SolverBase, Status, option
 

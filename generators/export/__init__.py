@@ -156,7 +156,7 @@ def reading_note(puzzle: Puzzle) -> str:
 
 def difficulty_text(puzzle: Puzzle) -> str:
     """"Hard (familiarity 47, 62% indirect clues)": the level a crossword was made at and what its
-    entries show (`generators.difficulty`); "" for a puzzle made without one."""
+    entries show (`generators.crossword.difficulty`); "" for a puzzle made without one."""
     made = puzzle.get("difficulty")
     if not isinstance(made, Mapping) or not made.get("level"):
         return ""

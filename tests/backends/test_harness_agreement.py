@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.harness import check_agreement, make_jobs, plan_solvers, run_jobs, RunConfig
+from benchmarks.agreement import check_agreement
+from benchmarks.harness import make_jobs, run_jobs, RunConfig
+from benchmarks.solver_plan import plan_solvers
 from benchmarks.suites import CROSSWORD, SLIDER, get_suite, scramble_instance, vanbeek_instances
 
 TIME_LIMIT = 30.0

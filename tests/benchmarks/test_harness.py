@@ -24,8 +24,9 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import harness
-from benchmarks.harness import (Job, Record, RunConfig, check_agreement, make_record, parse_solver_list,
-                                plan_solvers, run_jobs)
+from benchmarks.agreement import check_agreement
+from benchmarks.harness import Job, Record, RunConfig, make_record, run_jobs
+from benchmarks.solver_plan import parse_solver_list, plan_solvers
 from benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
 from benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
 from cpmodel import solver as solver_module
@@ -37,7 +38,8 @@ from cpmodel.crossword.verify import verify
 from cpmodel.errors import InputError
 from cpmodel.solver import SolveResult, SolverBase, Status, get_solver, option
 from dictionaries import from_words, load
-from generators.patterns import PatternSpec, generate_pattern
+from generators.crossword.pattern_rules import PatternSpec
+from generators.crossword.patterns import generate_pattern
 from mobius.cli import app
 
 HERE = Path(__file__).resolve().parent

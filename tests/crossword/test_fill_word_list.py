@@ -19,8 +19,8 @@ from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from dictionaries import from_words, load
-from generators.clues import load_bank
-from generators.fill_words import fill_words
+from generators.crossword.clues import load_bank
+from generators.crossword.fill_words import fill_words
 
 # A Klein bottle grid with lights across both seams and three cyclic columns.
 KLEIN = "surface: klein\n#..#..\n......\n..#...\n......\n"

@@ -23,7 +23,7 @@ from dictionaries.build_en import BELOW_PACKS, read_project_clues, read_scowl, r
 from dictionaries.clue_bank import MAX_CLUES, ClueWriter
 from dictionaries.clue_check import clue_text_flags
 from dictionaries.wordnet_db import read_wordnet
-from generators.clues import load_bank
+from generators.crossword.clues import load_bank
 
 WORDNET = Path("/usr/share/wordnet")
 SCOWL = Path("/usr/share/dict/scowl")

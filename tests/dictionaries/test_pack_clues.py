@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from dictionaries import load
-from generators.clues import clue_problems, load_bank
+from generators.crossword.clues import clue_problems, load_bank
 
 SCOWL = Path("/usr/share/dict/scowl")
 BLOCKLISTS = Path(__file__).parents[2] / "dictionaries" / "data" / "blocklist"

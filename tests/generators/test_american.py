@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from cpmodel.crossword.grid import make_grid
-from generators.american import word_cap
-from generators.crossword_pack import CrosswordPackSpec
-from generators.pattern_check import check_pattern
-from generators.patterns import PatternSpec, generate_pattern
+from generators.crossword.american import word_cap
+from generators.crossword.pack import CrosswordPackSpec
+from generators.crossword.pattern_check import check_pattern
+from generators.crossword.pattern_rules import PatternSpec
+from generators.crossword.patterns import generate_pattern
 
 Rows = list[str]
 

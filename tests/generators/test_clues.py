@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from cpmodel.errors import InputError
 from dictionaries import DictionaryError, load, read_word_set
-from generators.clues import clue_for, clue_problems, load_bank, read_clue_file
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.clues import clue_for, clue_problems, load_bank, read_clue_file
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import build_pack
 from mobius.cli import app
 

@@ -21,13 +21,13 @@ from lemminflect import getAllLemmas
 
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import find_lights
-from generators.crossword_pack import CrosswordPackSpec
-from generators.crossword_plan import CrosswordPlan
+from generators.crossword.pack import CrosswordPackSpec
+from generators.crossword.plan import CrosswordPlan
 from generators.executors import PuzzleFailed
 from generators.pack import build_pack
-from generators.pattern_check import check_pattern
-from generators.pattern_space import canonical_key
-from generators.quality import pack_quality, summary_line
+from generators.crossword.pattern_check import check_pattern
+from generators.crossword.pattern_space import canonical_key
+from generators.crossword.quality import pack_quality, summary_line
 from tests.generators.test_export import MOBIUS_ROWS, PLANE_ROWS, build_crossword
 
 
@@ -134,7 +134,7 @@ def test_a_grid_that_does_not_fill_is_replaced() -> None:
     first = plan.job_input(0, 0).assignment
     plan.failed(0, "no fill", puzzle=None, proven=False)
     second = plan.job_input(0, 1).assignment
-    assert second.pattern != first.pattern and first.pattern in plan.retired  # it never filled
+    assert second.pattern != first.pattern and first.pattern in plan.walk.retired  # it never filled
 
 
 def test_a_clash_keeps_its_grid_and_mends_only_the_answers_taken() -> None:
@@ -151,7 +151,7 @@ def test_a_clash_keeps_its_grid_and_mends_only_the_answers_taken() -> None:
         plan.failed(1, reason, puzzle=refused, proven=False)
         avoid = plan.job_input(1, int(refused["rejected"]) + 1)
         job = avoid.assignment
-        assert job.pattern == plan.pending[1] and job.start == tuple(refused["rows"]) and taken in job.excluded
+        assert job.pattern == plan.walk.current(1) and job.start == tuple(refused["rows"]) and taken in job.excluded
         try:
             made = spec.run_job(1, avoid)
         except PuzzleFailed:

@@ -44,10 +44,10 @@ from generators.export.pdf import crossword_pdf, pack_pdf, tiles_moved
 from generators.export.puz import latin1_text, to_puz
 from generators.export.qxw import to_qxw_deck
 from generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import BOOKLET, MANIFEST, PUZZLE_DIR, Progress, build_pack
 from generators.puzzles import glue_of, seam_steps
-from generators.slider_pack import SliderPackSpec
+from generators.slider.pack import SliderPackSpec
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "generators" / "schema" / "ipuz-wrapped.json").read_text())
 MOBIUS_ROWS = ["....#...", "........", "...#....", "#......."]  # generators/examples/mobius-8x4.txt

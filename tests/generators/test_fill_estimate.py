@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.lights import find_lights
-from generators.crossword_pack import CrosswordPackSpec
-from generators.crossword_plan import EASY_LOG_FILLS, FIRST_TRY_SHARE, FULL_BUDGET_AFTER, HOPELESS_LOG_FILLS
-from generators.fill_estimate import FillEstimate
+from generators.crossword.pack import CrosswordPackSpec
+from generators.crossword.plan import FIRST_TRY_SHARE, FULL_BUDGET_AFTER
+from generators.crossword.fill_estimate import FillEstimate
+from generators.crossword.grid_walk import EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
 from dictionaries.wordlist import from_words
 
 WORDS = st.lists(st.text(alphabet="ABCE", min_size=3, max_size=3), min_size=1, max_size=12, unique=True)
@@ -60,17 +61,18 @@ def test_a_ring_of_crossings_is_impossible_exactly_when_estimated_so_and_barred_
 
 def test_a_pack_hands_out_the_grids_expected_to_fill_first() -> None:
     small = CrosswordPackSpec(count=30, width=11, height=5).plan()
-    assert small.window == 1  # little room: each attempt moves the walk on by one grid
+    assert small.walk.window == 1  # little room: each attempt moves the walk on by one grid
     spec = CrosswordPackSpec(count=30, width=9, height=7, surface="torus")
     plan = spec.plan()
-    assert plan.window > 1  # room for many more grids than the pack needs: each attempt chooses
+    walk, estimate = plan.walk, FillEstimate(spec.words())
+    assert walk.window > 1  # room for many more grids than the pack needs: each attempt chooses
     for index in range(8):
         job = plan.job_input(index, 0).assignment
-        chosen = plan.estimate.log_fills(make_grid(job.rows, spec.surface), spec.min_length)
+        chosen = estimate.log_fills(make_grid(job.rows, spec.surface), spec.min_length)
         # the best of the grids drawn so far, after moving the walk on by its window
-        passed_over = [-neg for neg, _, _ in plan.pool]
+        passed_over = walk.waiting()
         assert chosen >= EASY_LOG_FILLS and passed_over and max(passed_over) <= chosen
-        assert plan.walk_next >= (index + 1) * plan.window
+        assert walk.drawn >= (index + 1) * walk.window
 
 
 def test_a_puzzles_first_attempts_get_a_share_of_the_budget_in_a_large_space_even_on_a_grid_that_filled() -> None:
@@ -80,7 +82,7 @@ def test_a_puzzles_first_attempts_get_a_share_of_the_budget_in_a_large_space_eve
     for attempt, share in ((1, FIRST_TRY_SHARE), (FULL_BUDGET_AFTER, 1.0)):
         large.failed(0, "answers taken", puzzle=refused, proven=False)
         job = large.job_input(0, attempt).assignment
-        assert job.pattern == first.pattern and large.fills[job.pattern] > 0 and job.budget_share == share
+        assert job.pattern == first.pattern and large.walk.fills(job.pattern) > 0 and job.budget_share == share
     assert first.budget_share == FIRST_TRY_SHARE
     listed = CrosswordPackSpec(count=10, width=7, height=5).plan()  # a space of four grids, listed exactly
     assert listed.survey.exact and listed.job_input(0, 0).assignment.budget_share == 1.0
@@ -88,20 +90,24 @@ def test_a_puzzles_first_attempts_get_a_share_of_the_budget_in_a_large_space_eve
 
 def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_filled(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = CrosswordPackSpec(count=10, width=7, height=5)  # a space of four grids, listed exactly
+    spec = CrosswordPackSpec(count=10, width=7, height=5)  # a space small enough to list
     for filled in (True, False):
-        plan = spec.plan()
-        proven, hopeless = plan.survey.order[0], plan.survey.order[1]
-        plan.walk_next = len(plan.survey.order)  # the walk is used up
-        plan.pool = [(-(HOPELESS_LOG_FILLS - 1), 1, hopeless)]
-        monkeypatch.setattr(plan.estimate, "log_fills", lambda grid, *_: HOPELESS_LOG_FILLS - 1)
+        survey = spec.plan().survey
+        estimate = FillEstimate(spec.words())
+        monkeypatch.setattr(estimate, "log_fills", lambda grid, *_: HOPELESS_LOG_FILLS - 1)
+        notes: list[str] = []
+        walk = GridWalk(survey, estimate, spec.min_length, 1, notes.append)
+        first = walk.next_grid(0, frozenset())  # every grid hopeless and none filled yet: the walk goes on
+        grids = len(survey.order)
+        assert survey.exact and first == survey.order[0] and walk.drawn == grids
         if filled:
-            plan.fills[proven] = plan.uses[proven] = 1
-            plan.tried[5] = {proven}
-        chosen = plan._next_pattern(0, frozenset())
-        if filled:
-            assert chosen == proven and plan.pool and plan.reused
-            assert any("tried (1, of which 1 filled; 1 others are expected to fill too rarely)" in note
-                       for note in plan.notes)
+            walk.accepted(0)
+            chosen = walk.next_grid(1, frozenset())
+            assert chosen == first and len(walk.waiting()) == grids - 1 and walk.exhausted
+            assert notes == [f"every grid likely to fill has been tried (1, of which 1 filled; {grids - 1} others "
+                             "are expected to fill too rarely): grids now repeat, each with a new fill"]
         else:
-            assert chosen == hopeless and not plan.pool
+            walk.failed(0, proven=False)
+            chosen = walk.next_grid(1, frozenset())
+            assert chosen == survey.order[1] and len(walk.waiting()) == grids - 2 and not walk.exhausted and not notes
+            assert walk.retired == {first}  # it never filled

@@ -31,10 +31,10 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from typer.testing import CliRunner
 
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.export.html import INDEX_FROM_PLAYER, PLAYER_DIR, embed_json, html_page, pack_index, player_file
 from generators.pack import MANIFEST, PUZZLE_DIR, build_pack
-from generators.slider_pack import SliderPackSpec
+from generators.slider.pack import SliderPackSpec
 from mobius.cli import app
 from tests.generators.test_export import PLANE_ROWS, build_crossword, striped_rows
 

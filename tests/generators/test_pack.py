@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import PackError, build_pack, derive_seed
-from generators.slider_pack import SliderPackSpec, parse_depths
+from generators.slider.pack import SliderPackSpec, parse_depths
 
 CROSSWORD = CrosswordPackSpec(count=5, width=9, height=7, surface="mobius", seed=11, time_limit=20.0)
 SLIDER = SliderPackSpec(count=6, board="ring", depth_min=3, depth_max=8, seed=5)

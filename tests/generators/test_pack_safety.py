@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.faults.packs import write_crossword_inputs
-from generators.clues import load_bank
+from generators.crossword.clues import load_bank
 from generators.pack_lock import LOCK_NAME, lock_pack
 
 SLIDER = ["pack", "slider", "--board", "ring", "--count", "5", "--depth", "3..7", "--workers", "1"]

@@ -17,7 +17,7 @@ from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from dictionaries import load
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import build_pack
 
 

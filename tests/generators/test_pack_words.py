@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from dictionaries import load
-from generators.clues import load_bank
+from generators.crossword.clues import load_bank
 
 PACK = ("pack", "crossword", "--count", "1", "--width", "7", "--height", "5", "--workers", "1")
 

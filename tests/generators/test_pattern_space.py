@@ -16,11 +16,12 @@ from cpmodel.crossword.lights import find_lights
 from cpmodel.surface import Direction, step, surface
 from generators.executors import make_executor
 from generators.pack import derive_seed
-from generators.pattern_check import check_pattern
-from generators.pattern_enumeration import enumerate_patterns
-from generators.pattern_space import (DRAW_BATCH, DRAWS_AHEAD, PATTERN_LANES, PatternSurvey, canonical_key, lane_of,
+from generators.crossword.pattern_check import check_pattern
+from generators.crossword.pattern_enumeration import enumerate_patterns
+from generators.crossword.pattern_space import (DRAW_BATCH, DRAWS_AHEAD, PATTERN_LANES, PatternSurvey, canonical_key, lane_of,
                                      symmetry_count)
-from generators.patterns import PatternSpec, generate_pattern, symmetric_cell
+from generators.crossword.pattern_rules import PatternSpec, symmetric_cell
+from generators.crossword.patterns import generate_pattern
 
 
 def pack_rules(width: int, height: int, surface_name: str, **changes: object) -> PatternSpec:

@@ -14,9 +14,10 @@ from cpmodel.crossword.problem import FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver
 from dictionaries import load
-from generators.patterns import PatternSpec, generate_pattern
-from generators.polish import polish, total
-from generators.word_policy import share_bonus
+from generators.crossword.pattern_rules import PatternSpec
+from generators.crossword.patterns import generate_pattern
+from generators.crossword.polish import polish, total
+from generators.crossword.word_policy import share_bonus
 
 SPECS = [PatternSpec(7, 5, "mobius", max_seam_crossings=1, max_length=7), PatternSpec(9, 7, "torus", max_length=9),
          PatternSpec(9, 9, "plane", max_length=9)]

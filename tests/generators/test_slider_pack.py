@@ -16,7 +16,7 @@ from cpmodel.errors import InputError
 from cpmodel.slider.board import default_goal, preset
 from cpmodel.slider.reference_pdb import distance_table
 from generators.pack import build_pack
-from generators.slider_pack import MAX_PACK_DEPTH, SliderPackSpec, census, parse_depths
+from generators.slider.pack import MAX_PACK_DEPTH, SliderPackSpec, census, parse_depths
 
 
 def test_depths_run_from_min_to_max() -> None:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.rounds import ROUND_SIZE
-from generators.word_policy import (
+from generators.crossword.word_policy import (
     USED_PENALTY,
     AnswerLedger,
     count_recurrences,
@@ -134,7 +134,7 @@ def test_a_pack_widens_its_policy_when_its_puzzles_need_more_short_answers() -> 
     three = spec.words().by_length(3)
     plan.policy = plan.ledger.policy = decide_policy({}, plan.policy.supply, spec.count, False)
     for index in range(ROUND_SIZE):
-        plan.pending[index] = "a grid"
+        plan.job_input(index, 0)  # a grid handed out
         entries = [{"answer": three[10 * index + k]} for k in range(10)]
         plan.record(index, {"rows": [f"fill {index}"], "entries": entries})
     assert 3 in plan.policy.gaps and plan.ledger.policy is plan.policy

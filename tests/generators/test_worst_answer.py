@@ -17,10 +17,10 @@ from cpmodel.crossword.grid import make_grid
 from cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from cpmodel.crossword.verify import verify
 from dictionaries.wordlist import from_words
-from generators.crossword_pack import CrosswordPackSpec
+from generators.crossword.pack import CrosswordPackSpec
 from generators.pack import build_pack
-from generators.quality import worst_answer_agrees
-from generators.worst_answer import raise_worst, worst_of
+from generators.crossword.quality import worst_answer_agrees
+from generators.crossword.worst_answer import raise_worst, worst_of
 
 GRIDS = [(["...", "...", "..."], "plane"), (["...#", "....", "#..."], "plane"), (["....", "....", "...."], "mobius")]
 ALL_THREE = ["".join(w) for w in itertools.product("ABE", repeat=3)]

@@ -23,7 +23,8 @@ import pytest
 
 from cpmodel.deadline import DeadlineExceeded
 from cpmodel.slider.board import BLANK, SliderProblem, State, default_goal, preset
-from cpmodel.slider.cpsat import MIN_CPSAT_TIME_S, CpSatSliderSolver, Tricks, build_model, distance_bound
+from cpmodel.slider.bounds import distance_bound
+from cpmodel.slider.cpsat import MIN_CPSAT_TIME_S, CpSatSliderSolver, Tricks, build_model
 from cpmodel.slider import cpsat as slider_cpsat
 from cpmodel.slider import heuristics
 from cpmodel.slider.heuristics import make_heuristic

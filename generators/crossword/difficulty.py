@@ -32,7 +32,7 @@ Covers:
   for a pack's quality report, and `difficulty_summary` its line.
 
 Leaves out: the clues themselves (`clues.py`, the bank's build), the word
-scores (`dictionaries`), and putting the level into a pack (`crossword_pack.py`).
+scores (`dictionaries`), and putting the level into a pack (`crossword/pack.py`).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dictionaries import WordList
-from generators.clues import ClueBank, seeded_pick
+from generators.crossword.clues import ClueBank, seeded_pick
 
 DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK = "definition", "name", "synonym", "opposite", "blank"
 CLUE_KINDS = (DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK)

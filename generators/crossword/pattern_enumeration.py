@@ -22,13 +22,13 @@ surface, followed through the glue, from `find_runs` on the blank grid:
 - at most max_block_squares 2×2 squares of blocks.
 
 `pattern_model(spec)` is that model, which the American generator
-(`generators/american.py`) also builds on; `word_starts` and `block_squares`
+(`generators/crossword/american.py`) also builds on; `word_starts` and `block_squares`
 give it their indicators.
 
 That is a relaxation of the rules (connectivity, the short-light share and
 clutter are left out, and two seam steps of one light count twice), so every
 solution is then judged by the generator's own rule check
-(`patterns.pattern_problem`), which keeps exactly the valid ones; the
+(`pattern_search.pattern_problem`), which keeps exactly the valid ones; the
 independent checker (`pattern_check.py`) still verifies every puzzle made.
 Enumerating all solutions needs one search worker, which also makes the
 list the same on every machine; it is sorted before use.
@@ -45,7 +45,8 @@ from cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from cpmodel.solver import cpsat_solver
 from cpmodel.crossword.lights import DIRECTIONS, find_runs
 from cpmodel.surface import Cell, step, surface
-from generators.patterns import AXES, PatternSpec, by_model, density_bounds, pattern_problem, symmetric_cell
+from generators.crossword.pattern_rules import AXES, PatternSpec, by_model, density_bounds, symmetric_cell
+from generators.crossword.pattern_search import pattern_problem
 
 # Rectangles a space may have to count as small: about a second of
 # enumeration and checking, which the default 11×5 strip stays well under.
@@ -53,7 +54,7 @@ ENUMERATION_CAP = 4000
 # CP-SAT deterministic time for one enumeration: spaces that take longer are
 # sampled, so a large space costs little before the pack starts.
 ENUMERATION_TIME = 4.0
-# Cells from which a word-capped spec (`patterns.by_model`) is taken for a
+# Cells from which a word-capped spec (`pattern_rules.by_model`) is taken for a
 # large space without listing: from 11×11 up, listing only reaches ENUMERATION_CAP.
 MODEL_LISTED_CELLS = 121
 

@@ -35,7 +35,7 @@ Covers:
   (Chao 1984: seen-once² / 2·seen-twice added to those seen), exact when
   the space is listed or used up.
 
-Leaves out: the rules themselves (`patterns.py`), checking them
+Leaves out: the rules themselves (`pattern_rules.py`), checking them
 (`pattern_check.py`), and filling.
 """
 
@@ -53,8 +53,9 @@ import numpy as np
 from cpmodel.crossword.grid import Grid
 from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
 from cpmodel.surface import Surface, step, surface
-from generators.pattern_enumeration import enumerate_patterns
-from generators.patterns import PatternError, PatternSpec, by_model, generate_pattern
+from generators.crossword.pattern_enumeration import enumerate_patterns
+from generators.crossword.pattern_rules import PatternError, PatternSpec, by_model
+from generators.crossword.patterns import generate_pattern
 
 if TYPE_CHECKING:
     from generators.executors import Executor
@@ -75,7 +76,7 @@ SATURATION_DRAWS = 150
 # then do beside the fills instead of the main process doing it between them.
 DRAWS_AHEAD = 128
 DRAW_BATCH = 16
-# The same where a draw is a CP-SAT solve (`patterns.by_model`, about a
+# The same where a draw is a CP-SAT solve (`pattern_rules.by_model`, about a
 # second for a 15×15 grid against milliseconds): enough to keep two workers
 # drawing beside the fills without drawing far past the pack's end.
 MODEL_DRAWS_AHEAD = 8

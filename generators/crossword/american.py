@@ -28,18 +28,18 @@ Covers:
   fill: as many words as the cap allows (shorter words, which the lists
   hold more of), few of three letters (the clued `en` list has 645 against
   2,237 of four), and small seeded weights per cell so that every seed
-  gives another grid. The constructive search of `patterns.py` adds blocks
+  gives another grid. The constructive search of `pattern_search.py` adds blocks
   greedily and reaches the word cap with its long lights still in place:
   of 60 of its 15×15 grids none had an estimated fill count
   (`fill_estimate`) of e^70, where the Herald Tribune grids the reference
   solver fills lie, while these reach it in most draws. Rules the model
   leaves out (connectivity, the share of short lights, clutter) are
-  checked on the result (`patterns.pattern_problem`); a grid that breaks
+  checked on the result (`pattern_search.pattern_problem`); a grid that breaks
   one is replaced by the next seed's.
 
 Leaves out: the rules' definitions and the checks of a finished grid
-(`patterns.py`, `pattern_check.py`), and how a pack chooses among grids
-(`crossword_plan.py`).
+(`pattern_rules.py`, `pattern_check.py`), and how a pack chooses among grids
+(`crossword/plan.py`).
 """
 
 from __future__ import annotations
@@ -53,8 +53,9 @@ from ortools.sat.python import cp_model
 from cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from cpmodel.solver import cpsat_solver
 from cpmodel.surface import surface
-from generators.pattern_enumeration import pattern_model, word_starts
-from generators.patterns import SHORT_LIGHT, PatternError, PatternSpec, PatternStats, pattern_problem
+from generators.crossword.pattern_enumeration import pattern_model, word_starts
+from generators.crossword.pattern_rules import SHORT_LIGHT, PatternError, PatternSpec, PatternStats
+from generators.crossword.pattern_search import pattern_problem
 
 # The word cap of a 15×15 daily (themed; themeless ones keep to 72), scaled by area.
 STANDARD_WORDS = 78

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cpmodel.surface import surface
-from generators.difficulty import difficulty_summary, pack_difficulty
+from generators.crossword.difficulty import difficulty_summary, pack_difficulty
 
 THREE = 3  # the length the three-letter share counts
 

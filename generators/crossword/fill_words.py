@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from dictionaries import DictionaryError, ListContent, WordList, adjusted, load
-from dictionaries.wordlist import PLAIN_SCORE
+from dictionaries.list_format import PLAIN_SCORE
 
 # Why a word of the list is not used, in the order the filters apply (a word is counted under the first),
 # and how a line of text says it.

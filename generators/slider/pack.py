@@ -16,7 +16,7 @@ and checks the length. A board read from a file travels with the spec as
 its JSON, so a worker elsewhere never reads the user's path; presets travel
 by name. `prepare_tables` builds the solver's pattern tables in this
 machine's cache before the jobs (the 15-puzzle's take minutes), with
-progress. Leaves out: running jobs and writing files (`pack.py`).
+progress. Leaves out: running jobs and writing files (`generators/pack.py`).
 """
 
 from __future__ import annotations

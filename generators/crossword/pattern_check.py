@@ -5,11 +5,12 @@ breaks, one message each, prefixed by the rule ("size:", "style:",
 "symmetry:", "length:", "checked:", "connected:", "cyclic:", "seams:",
 "seam-lights:", "short:", "clutter:", "density:", "words:", "clumps:"). It reads the finished
 grid's runs and lights from `cpmodel.crossword.lights` and its glue from
-`cpmodel.surface`, and shares no bookkeeping with the generator
-(`generators/patterns.py`), as `cpmodel/crossword/verify.py` does for fills.
+`cpmodel.surface`, and shares no bookkeeping with the generators
+(`pattern_search.py`, `american.py`; only the spec and its definitions, from
+`pattern_rules.py`), as `cpmodel/crossword/verify.py` does for fills.
 
 Leaves out: generating patterns, and whether two patterns are the same grid
-(`generators/pattern_space.py`).
+(`generators/crossword/pattern_space.py`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from itertools import pairwise
 from cpmodel.crossword.grid import WHITE, Grid
 from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Light, find_lights, find_runs
 from cpmodel.surface import Cell, step, surface
-from generators.patterns import SHORT_LIGHT, PatternSpec, density_bounds, symmetric_cell
+from generators.crossword.pattern_rules import SHORT_LIGHT, PatternSpec, density_bounds, symmetric_cell
 
 _AXES = (ACROSS, DOWN)
 _Runs = dict[str, list[tuple[tuple[Cell, ...], int, bool]]]  # find_runs per direction

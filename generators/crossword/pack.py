@@ -1,7 +1,7 @@
 """Crossword packs: one job = a planned pattern, filled, polished and checked.
 
 Covers: `CrosswordPackSpec` — the parameters of `mobius pack crossword` —
-its plan (`crossword_plan.CrosswordPlan`: patterns, repeat policy, what each
+its plan (`crossword.plan.CrosswordPlan`: patterns, repeat policy, what each
 job may use) and its job: fill the pattern the plan gives with a registered
 solver (the reference solver with a seeded choice among the best words, so
 one grid yields many fills; the words the plan bars excluded; its soft
@@ -21,8 +21,8 @@ every machine can load: an embedded list's name, or any other list's
 content (`dictionaries.portable`), so a worker elsewhere never reads the
 user's path.
 
-Leaves out: running jobs and writing files (`pack.py`), what puzzles share
-across the pack (`crossword_plan.py`), formats (`export/`).
+Leaves out: running jobs and writing files (`generators/pack.py`), what puzzles share
+across the pack (`crossword/plan.py`), formats (`export/`).
 """
 
 from __future__ import annotations
@@ -40,36 +40,29 @@ from cpmodel.crossword.verify import verify
 from cpmodel.solver import Status, get_solver, parse_spec, require_usable
 from cpmodel.surface import surface as find_surface
 from dictionaries import ListContent, WordList, load, portable
-from generators.american import american_rules
-from generators.clues import ClueBank, ClueLines, load_bank
-from generators.crossword_plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
-from generators.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
+from generators.crossword.american import american_rules
+from generators.crossword.clues import ClueBank, ClueLines, load_bank
+from generators.crossword.plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
+from generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
                                    puzzle_difficulty)
 from generators.executors import Executor, PuzzleFailed
-from generators.fill_words import WordUse, fill_words
+from generators.crossword.fill_words import WordUse, fill_words
 from generators.rounds import Avoid
-from generators.pattern_check import check_pattern
-from generators.patterns import DEFAULT_DENSITY, PatternSpec
-from generators.polish import polish, repair
+from generators.crossword.pattern_check import check_pattern
+from generators.crossword.pattern_rules import DEFAULT_DENSITY, PatternSpec
+from generators.crossword.polish import polish, repair
 from generators.puzzles import Credits, crossword_puzzle, surface_title
-from generators.quality import puzzle_quality, worst_answer_agrees
-from generators.word_policy import family_pair, share_bonus
-from generators.worst_answer import WorstAnswer, floored, raise_worst
+from generators.crossword.quality import puzzle_quality, worst_answer_agrees
+from generators.crossword.word_policy import family_pair, share_bonus
+from generators.crossword.worst_answer import WorstAnswer, floored, raise_worst
 
-# Fill budgets that are the same on every machine, so that which attempts
-# fail — and so the pack's bytes — never depend on the machine's speed or
-# load; the wall-clock --time-limit stays as a backstop. How hard a grid is
-# depends on the grid far more than on the seed: on the 11×5 Möbius strip
-# half the grids that fill at all need under 600 backtracks, while a grid
-# that fails costs the whole budget, so a failure is cut short here and the
-# plan moves on to another grid.
+# Why each value: benchmarks/RESULTS.md, "Figures behind constants".
+# Fill budgets that are the same on every machine, so that which attempts fail — and so the pack's
+# bytes — never depend on its speed or load (the wall-clock --time-limit stays as a backstop); a grid
+# that fails costs the whole budget, so a failure is cut short and the plan moves on to another grid.
 DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 1000), "cpsat": ("deterministic_time", 5.0)}
-# Solvers whose budget a puzzle's first tries get only a share of
-# (`CrosswordJob.budget_share`): the reference solver's cost grows with how
-# hard the grid is, so a short try tells an easy grid. CP-SAT's cost is its
-# model's size whatever the grid: on the 7×5 and 11×5 strips every grid's
-# tables hold 34-53 thousand rows and a first fill takes 2-3.5 s of
-# deterministic time, so a cut budget fails every grid alike.
+# Solvers whose budget a puzzle's first tries get only a share of (`CrosswordJob.budget_share`): the
+# reference solver's cost grows with how hard the grid is; CP-SAT's is its model's size whatever the grid.
 SHARED_BUDGETS = frozenset({"reference"})
 BACKSTOP_S = 120.0
 # The manifest's name for the embedded clue bank among the inputs (an option names the others).
@@ -88,17 +81,9 @@ DEFAULT_WORST = 600
 DEFAULT_SEAM_LIGHTS = 2
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.
 DEFAULT_THREE_SHARE = 0.25
-# Blocks per cell of a pack's grids of `DENSE_FROM_CELLS` cells or more. The
-# grids packs fill sit near the ceiling (patterns.DEFAULT_DENSITY's 30 %):
-# every grid of 200-puzzle 9×7 torus and 15×7 strip packs had 19 % or more,
-# while the generator draws its density evenly from 10 %, so most sparse
-# draws were grids no fill was expected from. Drawn from 18 %, the 15×7
-# strip finds a third more grids worth a try per draw (99 against 73 in 300
-# with an estimate of 12 or more) and its 200-puzzle pack redid 976
-# attempts instead of 1,334 (the torus 198 instead of 215). Smaller grids
-# keep the whole range: on the 11×5 strip, whose small space a pack needs
-# whole, a 60-puzzle pack drew 3,186 grids and failed 47 fills with the
-# floor, 2,446 and 37 without.
+# Blocks per cell of a pack's grids of `DENSE_FROM_CELLS` cells or more: the grids packs fill sit near
+# the ceiling (pattern_rules.DEFAULT_DENSITY's 30 %), so sparser draws are mostly wasted; smaller
+# grids keep the whole range, as their small space is needed whole.
 PACK_DENSITY = (0.18, 0.30)
 DENSE_FROM_CELLS = 60
 
