@@ -14,20 +14,24 @@ from pathlib import Path
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("dictionaries", "cpmodel", "generators", "benchmarks", "mobius")
+# Each layer's folder and the name it installs under (pyproject.toml's package-dir); the CLI,
+# `mobius/` itself, is the top layer: every `mobius.` module not in another layer.
+FOLDERS = {"dictionaries": "mobius.dictionaries", "cpmodel": "mobius.cpmodel",
+           "generators": "mobius.generators", "benchmarks": "mobius.benchmarks", "mobius": "mobius"}
+LAYERS = tuple(FOLDERS.values())
 
 # Upward imports allowed, (importer, imported). The CLI fuzzer's subject is the CLI itself: it
 # runs `mobius.cli.app` in-process (fast enough for thousands of cases), so it must import it.
-ALLOWED_UPWARD = {("benchmarks.fuzz_cli", "mobius.cli")}
+ALLOWED_UPWARD = {("mobius.benchmarks.fuzz_cli", "mobius.cli")}
 
 
 def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    folder, *parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join([FOLDERS[folder], *(parts[:-1] if parts[-1] == "__init__" else parts)])
 
 
 def project_modules() -> dict[str, Path]:
-    return {module_name(path): path for package in LAYERS for path in (ROOT / package).rglob("*.py")}
+    return {module_name(path): path for folder in FOLDERS for path in (ROOT / folder).rglob("*.py")}
 
 
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
@@ -61,7 +65,9 @@ def import_graph() -> nx.DiGraph:
 
 
 def layer(module: str) -> int:
-    return LAYERS.index(module.split(".")[0])
+    """The index in LAYERS of the layer `module` belongs to (the longest name it starts with)."""
+    return max((i for i, name in enumerate(LAYERS) if module == name or module.startswith(name + ".")),
+               key=lambda i: len(LAYERS[i]))
 
 
 def test_the_import_graph_has_no_circle() -> None:
@@ -79,7 +85,7 @@ FAMILIES = ("crossword", "slider")
 
 def family(module: str) -> str | None:
     """The family folder a `generators` module lives in, if any."""
-    parts = module.split(".")
+    parts = module.removeprefix("mobius.").split(".")
     return parts[1] if parts[0] == "generators" and len(parts) > 2 and parts[1] in FAMILIES else None
 
 
@@ -87,7 +93,7 @@ def test_generators_families_import_only_the_shared_top_and_never_each_other() -
     """ARCHITECTURE.md's folders by family: the top of `generators` needs no family, and no
     family needs another."""
     crossing = {(a, b) for a, b in import_graph().edges
-                if a.startswith("generators.") and b.startswith("generators.")
+                if a.startswith("mobius.generators.") and b.startswith("mobius.generators.")
                 and family(b) is not None and family(a) != family(b)}
     assert crossing == set()
 
@@ -97,13 +103,24 @@ def test_every_import_of_a_project_module_names_one_that_exists() -> None:
     modules = project_modules()
     missing = {(name, imported) for name, path in modules.items()
                for imported in imported_names(name, path, modules)
-               if imported.split(".")[0] in LAYERS and imported not in modules}
+               if imported.split(".")[0] == "mobius" and imported not in modules}
     assert missing == set()
+
+
+def test_no_module_imports_a_folder_by_its_bare_name() -> None:
+    """Every import goes through the one installed name: `cpmodel` alone would load a second copy
+    of a module (from the source tree on sys.path) beside `mobius.cpmodel`'s."""
+    modules = project_modules()
+    tests = {f"tests.{p.stem}": p for p in (ROOT / "tests").rglob("*.py")}
+    bare = {(name, imported) for name, path in {**modules, **tests}.items()
+            for imported in imported_names(name, path, modules)
+            if imported.split(".")[0] in FOLDERS and imported.split(".")[0] != "mobius"}
+    assert bare == set()
 
 
 def test_the_graph_sees_lazy_imports_and_would_find_a_circle() -> None:
     """The reader finds an import inside a function, and a circle made of such edges."""
     graph = import_graph()
-    assert graph.has_edge("cpmodel.slider.heuristics", "cpmodel.slider.pdb_build")  # a lazy import
-    graph.add_edge("cpmodel.slider.pdb_build", "cpmodel.slider.heuristics")
+    assert graph.has_edge("mobius.cpmodel.slider.heuristics", "mobius.cpmodel.slider.pdb_build")  # a lazy import
+    graph.add_edge("mobius.cpmodel.slider.pdb_build", "mobius.cpmodel.slider.heuristics")
     assert any(len(c) > 1 for c in nx.strongly_connected_components(graph))
