@@ -1,9 +1,9 @@
 """The constructive search for block and barred patterns (the rules are
 `pattern_rules.py`'s): `search_pattern`, a seeded, randomised search, and
-`pattern_problem`, its own judgement of a finished grid.
-
-canonical form, counting and the per-seed walk through the patterns are in
-`generators/crossword/pattern_space.py`.
+`pattern_problem`, its own judgement of a finished grid. The surface it
+works on, indexed and with its symmetry precomputed, is `pattern_layout.py`'s;
+canonical form, counting and the per-seed walk through the patterns are
+`pattern_space.py`'s.
 
 The search reads every run from `mobius.cpmodel.crossword.lights.runs_of_blocks`
 (the project's one run finder, which `find_runs` reads a grid with) on the
@@ -38,14 +38,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
-from functools import lru_cache
 
 from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
-from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Run, find_runs, runs_of_blocks
-from mobius.cpmodel.surface import Cell, Surface, step, surface
-from mobius.generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats, density_bounds,
-                                      length_ok, symmetric_cell)
+from mobius.cpmodel.crossword.lights import ACROSS, DOWN, Run, runs_of_blocks
+from mobius.cpmodel.surface import Cell, surface
+from mobius.generators.crossword.pattern_layout import Layout, layout_of, pieces
+from mobius.generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats,
+                                                      density_bounds, length_ok)
 
 # Fresh starts before giving up. On the pack sizes with the pack rules an
 # attempt succeeds about one time in three at worst (11×5 Möbius), so 200
@@ -66,66 +65,6 @@ MAX_RANDOM_REPAIR = 0
 Runs = dict[str, list[Run]]
 
 
-
-
-# --- the surface, precomputed -----------------------------------------------------
-
-# Cells are indexed y * W + x; an edge key is 2 * (index of the cell it leaves
-# moving right or down) + axis, the cell that owns its bar in `Grid`.
-
-@dataclass(frozen=True)
-class _Layout:
-    """Everything the search needs about one size, surface and symmetry."""
-
-    width: int
-    height: int
-    surface: Surface
-    cell_image: tuple[int, ...]
-    edge_image: dict[int, int]  # every edge key -> the key of its symmetric image
-    track_of: tuple[tuple[int, ...], tuple[int, ...]]  # per axis, per cell: the track (blank run) it lies on
-    crosses: tuple[tuple[bool, ...], tuple[bool, ...]]  # per axis, per cell: the step leaving it crosses a seam
-
-    def index(self, cell: Cell) -> int:
-        return cell[1] * self.width + cell[0]
-
-
-@lru_cache(maxsize=64)  # a pack asks for many patterns of the same few shapes
-def _layout(w: int, h: int, surface_name: str, symmetry: str) -> _Layout:
-    surf = surface(surface_name)
-    cells = [(x, y) for y in range(h) for x in range(w)]
-    blank = Grid(tuple(WHITE * w for _ in range(h)), surf)
-    track_of: list[list[int]] = [[-1] * (w * h), [-1] * (w * h)]
-    crosses: list[list[bool]] = [[False] * (w * h), [False] * (w * h)]
-    edge_ends: dict[int, tuple[int, int, bool]] = {}
-    for axis, name in enumerate(AXES):
-        for t, (run, _, _) in enumerate(find_runs(blank, name)):
-            for cell in run:
-                track_of[axis][cell[1] * w + cell[0]] = t
-        for a, cell in enumerate(cells):
-            nxt = step(surf, w, h, cell, DIRECTIONS[name])
-            if nxt is not None:
-                crosses[axis][a] = nxt.crossed
-                edge_ends[2 * a + axis] = (a, nxt.cell[1] * w + nxt.cell[0], nxt.crossed)
-    cell_image = tuple(y * w + x for x, y in (symmetric_cell(symmetry, w, h, c) for c in cells))
-    edge_image = {key: _edge_image(key, edge_ends, cell_image) for key in edge_ends}
-    return _Layout(w, h, surf, cell_image, edge_image, (tuple(track_of[0]), tuple(track_of[1])),
-                   (tuple(crosses[0]), tuple(crosses[1])))
-
-
-def _edge_image(key: int, edge_ends: dict[int, tuple[int, int, bool]], cell_image: tuple[int, ...]) -> int:
-    """The edge joining the images of an edge's two cells (seam edges map to
-    seam edges). Every symmetry offered maps every glue to itself, so there
-    always is one."""
-    a, b, seam = edge_ends[key]
-    ia, ib = cell_image[a], cell_image[b]
-    axis = key % 2
-    for owner, other in ((ia, ib), (ib, ia)):
-        image = 2 * owner + axis
-        if edge_ends.get(image) == (owner, other, seam):
-            return image
-    raise AssertionError(f"no image for edge {key}: a symmetry that does not respect the glue")
-
-
 # --- one attempt --------------------------------------------------------------
 
 _Units = tuple[list[int], list[int]]  # cell indices and edge keys: a move, or what it added
@@ -137,7 +76,7 @@ class _Attempt:
     Runs come from `runs_of_blocks` (which remembers each track's runs) on the
     current blocks, cached until they change."""
 
-    def __init__(self, layout: _Layout, spec: PatternSpec, rng: random.Random) -> None:
+    def __init__(self, layout: Layout, spec: PatternSpec, rng: random.Random) -> None:
         self.layout, self.spec, self.rng = layout, spec, rng
         self.blocked = bytearray(layout.width * layout.height)
         self.bars: set[int] = set()
@@ -269,7 +208,7 @@ class _Attempt:
         for (axis, k), positions in per_run.items():
             cells, _, cyclic = self.runs()[AXES[axis]][k]
             removed, splits = (set(), positions) if self.barred else (positions, set())
-            if not all(length_ok(n, self.spec) for n in _pieces(len(cells), cyclic, removed, splits)):
+            if not all(length_ok(n, self.spec) for n in pieces(len(cells), cyclic, removed, splits)):
                 return None if self.barred else True
         return False
 
@@ -491,33 +430,6 @@ class _Attempt:
         return sum(self.run_length(axis, where) for axis in ((unit % 2,) if self.barred else (0, 1)))
 
 
-def _pieces(length: int, cyclic: bool, removed: set[int], splits: set[int]) -> list[int]:
-    """Lengths of what is left of a run of `length` cells when the cells at
-    the positions `removed` become blocks and the run is cut after each
-    position in `splits` (a bar)."""
-    if cyclic:
-        cuts = sorted(removed | splits)
-        if not cuts:
-            return [length]
-        positions = [(cuts[0] + 1 + k) % length for k in range(length)]  # from just after the first cut
-    else:
-        positions = list(range(length))
-    pieces, current = [], 0
-    for p in positions:
-        if p in removed:
-            if current:
-                pieces.append(current)
-            current = 0
-            continue
-        current += 1
-        if p in splits:
-            pieces.append(current)
-            current = 0
-    if current:
-        pieces.append(current)
-    return pieces
-
-
 # --- the search ---------------------------------------------------------------
 
 def pattern_problem(grid: Grid, spec: PatternSpec) -> str | None:
@@ -525,7 +437,7 @@ def pattern_problem(grid: Grid, spec: PatternSpec) -> str | None:
     breaks, or None. (The independent checker is `pattern_check.check_pattern`.)"""
     if (grid.width, grid.height, grid.surface.name) != (spec.width, spec.height, surface(spec.surface).name):
         return "another size or surface"
-    layout = _layout(spec.width, spec.height, grid.surface.name, spec.symmetry)
+    layout = layout_of(spec.width, spec.height, grid.surface.name, spec.symmetry)
     state = _Attempt(layout, spec, random.Random(0))
     for cell in grid.blocks:
         state.blocked[layout.index(cell)] = 1
@@ -547,7 +459,7 @@ def search_pattern(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]:
 
     Raises PatternError if none is found within MAX_ATTEMPTS attempts.
     """
-    layout = _layout(spec.width, spec.height, surface(spec.surface).name, spec.symmetry)
+    layout = layout_of(spec.width, spec.height, surface(spec.surface).name, spec.symmetry)
     rng = random.Random(seed)
     floor, ceiling = density_bounds(spec)
     if floor > ceiling:
