@@ -41,11 +41,19 @@ from ortools.sat.python import cp_model
 
 from cpmodel.crossword.lights import Light
 from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.crossword.propagation import (ALPHABET, Candidates, LastMemo, Network, State, ac3, build_network,
-                                          candidate_words)
+from cpmodel.crossword.propagation import (
+    ALPHABET,
+    Candidates,
+    LastMemo,
+    Network,
+    State,
+    ac3,
+    build_network,
+    candidate_words,
+)
 from cpmodel.crossword.tables import letter_codes, set_bits
 from cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
-from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
+from cpmodel.solver import SolverBase, SolveResult, Status, cpsat_solver, option
 from cpmodel.surface import Cell
 
 PREPASSES = ("ac3", "none")
