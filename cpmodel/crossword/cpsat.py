@@ -13,11 +13,17 @@ expanding large tables in presolve: the unary filters (length, minimum
 score, excluded words, prefilled letters) always, and with ``prepass="ac3"`` arc consistency over the
 crossings, which also proves many grids UNSAT before CP-SAT starts. Both
 filters are the project's one pre-pass (`propagation.candidate_words`), which
-the reference solver starts from too. A plain fill searches first-fail on the
+the reference solver starts from too. A plain fill of a big grid (`TABLES`)
+goes further: each light's table is cut to its best-ranked words, arc
+consistency runs over the cut tables, and the cut doubles while the cut
+grid is UNSAT; a fill of cut tables is a fill of the grid, and UNSAT is
+answered only by the round with no light cut, so the answer stays a proof.
+A plain fill searches first-fail on the
 letters (CP-SAT's fixed search; `SEARCHES` says why); a maximising one leaves
 the search to CP-SAT. Counters
 (table rows before and after, pre-pass, build and presolve times, conflicts,
-branches, CP-SAT's deterministic time, the objective) go into
+branches, CP-SAT's deterministic time, the objective; summed over the rounds
+of a growing fill, with its rounds and last cut) go into
 `SolveResult.stats`. A time limit bounds the whole solve: the pre-pass and
 the model building look at the clock as they go, and CP-SAT (presolve
 included) gets what is left.
@@ -89,9 +95,14 @@ SEARCHES = ("auto", "first-fail", "cpsat")
 # whose tables hold more than GROW_ABOVE_ROWS rows in all. CP-SAT expands
 # every row into a Boolean before it searches (about 25 s for the 0.8-1.2
 # million rows of a 23x23 van Beek grid), while a fill of such a grid
-# usually needs only common words.
+# usually needs only common words. Measured (benchmarks/RESULTS.md, "CP-SAT
+# fills: tables that grow"): from the 15x15 van Beek grids up (317,000
+# rows and more) growing fills in a third of the time or decides grids the
+# whole tables do not; at 220,000-390,000 rows (the largest van Beek
+# puzzles) it is as fast as whole tables, and below that (every Möbius
+# suite grid and pack grid, under 160,000) whole tables stay.
 TABLES = ("auto", "full", "grow")
-GROW_ABOVE_ROWS = 600_000
+GROW_ABOVE_ROWS = 300_000
 # The first cut, in words per light, and its growth per round: a cut of
 # 1,000 is refuted by arc consistency in milliseconds where it is too small,
 # and doubling keeps the rounds few (the last, uncut, one costs about as much
@@ -260,7 +271,8 @@ class CpSatFillSolver(SolverBase):
         # killed at the deadline: CP-SAT's presolve does not look at its limit
         # while it expands big tables, and CP-SAT never returns to Python for
         # a Ctrl-C before it stops (the child is killed at once then).
-        solver = self._cp_solver(seed, None if math.isinf(deadline) else deadline - time.perf_counter())
+        solver = self._cp_solver(seed, None if math.isinf(deadline) else deadline - time.perf_counter(),
+                                 spent=float(stats.get("deterministic_time", 0.0)))
         run = functools.partial(_run_cpsat, solver, model, letter_vars, self.maximize)
         outcome = call_before(run, deadline + DEADLINE_GRACE_S) if in_child else run()
         if outcome is None:
@@ -285,7 +297,9 @@ class CpSatFillSolver(SolverBase):
     def _first_fail(self) -> bool:
         return self.search == "first-fail" or (self.search == "auto" and not self.maximize)
 
-    def _cp_solver(self, seed: int, time_limit: float | None) -> cp_model.CpSolver:
+    def _cp_solver(self, seed: int, time_limit: float | None, spent: float = 0.0) -> cp_model.CpSolver:
+        """CP-SAT's parameters; `spent` is the deterministic time earlier rounds of a growing fill took
+        out of the budget."""
         solver = cpsat_solver(seed, self.workers)
         for key, value in PRESOLVES[self.presolve].items():
             setattr(solver.parameters, key, value)
@@ -293,7 +307,7 @@ class CpSatFillSolver(SolverBase):
             solver.parameters.search_branching = cp_model.FIXED_SEARCH
             solver.parameters.use_sat_inprocessing = False
         if self.deterministic_time is not None:
-            solver.parameters.max_deterministic_time = self.deterministic_time
+            solver.parameters.max_deterministic_time = max(self.deterministic_time - spent, 1e-3)
         if time_limit is not None:
             # A tiny positive limit rather than zero, which CP-SAT reads as "no limit".
             solver.parameters.max_time_in_seconds = max(time_limit, 1e-3)
