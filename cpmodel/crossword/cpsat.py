@@ -96,13 +96,14 @@ SEARCHES = ("auto", "first-fail", "cpsat")
 # every row into a Boolean before it searches (about 25 s for the 0.8-1.2
 # million rows of a 23x23 van Beek grid), while a fill of such a grid
 # usually needs only common words. Measured (benchmarks/RESULTS.md, "CP-SAT
-# fills: tables that grow"): from the 15x15 van Beek grids up (317,000
-# rows and more) growing fills in a third of the time or decides grids the
-# whole tables do not; at 220,000-390,000 rows (the largest van Beek
-# puzzles) it is as fast as whole tables, and below that (every Möbius
-# suite grid and pack grid, under 160,000) whole tables stay.
+# fills: tables that grow"): above 550,000 rows (the 21x21 and 23x23 van
+# Beek grids, the bigger 19x19 ones) whole tables rarely leave time for the
+# search and growing decides grids they do not; from 300,000 to 550,000
+# rows growing is faster on most grids but its search stalls on some (15.06,
+# 15.10) that whole tables fill in 7-11 s, so whole tables stay there, as
+# they do below (every Möbius suite grid and pack grid, under 160,000).
 TABLES = ("auto", "full", "grow")
-GROW_ABOVE_ROWS = 300_000
+GROW_ABOVE_ROWS = 550_000
 # The first cut, in words per light, and its growth per round: a cut of
 # 1,000 is refuted by arc consistency in milliseconds where it is too small,
 # and doubling keeps the rounds few (the last, uncut, one costs about as much
