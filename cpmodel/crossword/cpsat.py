@@ -238,8 +238,10 @@ class CpSatFillSolver(SolverBase):
                                         narrow=True)
                     found = self._solve_tables(problem, domains, stats, seed=seed, hint=hint, deadline=deadline,
                                                in_child=in_child)
-                    if found[0] is not Status.UNSAT or whole:
+                    if whole:
                         return found
+                    if found[0] is not Status.UNSAT:  # the best fill of a cut is no proven optimum
+                        return found[0], found[1], False
                 elif whole:
                     return Status.UNSAT, None, False
                 cap *= GROW_FACTOR

@@ -200,6 +200,14 @@ def test_grown_tables_prove_unsat_only_once_whole() -> None:
     assert result.stats["grow_cap"] >= 4
 
 
+def test_a_maximising_fill_of_a_cut_table_is_not_called_optimal() -> None:
+    three = [w for w in load("en-small").words if len(w) == 3][:300]
+    prob = FillProblem(make_grid(["...", "...", "..."], "plane"), from_words(three, name="three"))
+    cut = solve(prob, maximize=True, tables="grow", grow_from=8)
+    assert cut.status is Status.SOLVED and cut.stats["grow_cap"] < 300 and cut.optimal is False
+    assert solve(prob, maximize=True).optimal is True
+
+
 def test_auto_grows_only_plain_fills_above_the_row_count(monkeypatch: pytest.MonkeyPatch) -> None:
     prob = problem(["..", ".."], ["AB", "CD", "AC", "BD"])
     assert "grow_rounds" not in solve(prob).stats
