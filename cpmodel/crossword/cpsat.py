@@ -13,11 +13,17 @@ expanding large tables in presolve: the unary filters (length, minimum
 score, excluded words, prefilled letters) always, and with ``prepass="ac3"`` arc consistency over the
 crossings, which also proves many grids UNSAT before CP-SAT starts. Both
 filters are the project's one pre-pass (`propagation.candidate_words`), which
-the reference solver starts from too. A plain fill searches first-fail on the
+the reference solver starts from too. A plain fill of a big grid (`TABLES`)
+goes further: each light's table is cut to its best-ranked words, arc
+consistency runs over the cut tables, and the cut doubles while the cut
+grid is UNSAT; a fill of cut tables is a fill of the grid, and UNSAT is
+answered only by the round with no light cut, so the answer stays a proof.
+A plain fill searches first-fail on the
 letters (CP-SAT's fixed search; `SEARCHES` says why); a maximising one leaves
 the search to CP-SAT. Counters
 (table rows before and after, pre-pass, build and presolve times, conflicts,
-branches, CP-SAT's deterministic time, the objective) go into
+branches, CP-SAT's deterministic time, the objective; summed over the rounds
+of a growing fill, with its rounds and last cut) go into
 `SolveResult.stats`. A time limit bounds the whole solve: the pre-pass and
 the model building look at the clock as they go, and CP-SAT (presolve
 included) gets what is left.
@@ -33,7 +39,7 @@ import math
 import re
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -41,10 +47,11 @@ from ortools.sat.python import cp_model
 
 from mobius.cpmodel.crossword.lights import Light
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
-from mobius.cpmodel.crossword.propagation import ALPHABET, LastMemo, candidate_words
+from mobius.cpmodel.crossword.propagation import (ALPHABET, Candidates, LastMemo, Network, State, ac3, build_network,
+                                                 candidate_words)
 from mobius.cpmodel.crossword.tables import letter_codes, set_bits
 from mobius.cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
-from mobius.cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
+from mobius.cpmodel.solver import SolverBase, SolveResult, Status, cpsat_solver, option
 from mobius.cpmodel.surface import Cell
 
 PREPASSES = ("ac3", "none")
@@ -74,6 +81,27 @@ PRESOLVES: dict[str, dict[str, object]] = {
 # first-fail for a plain fill and CP-SAT's own when maximising, where its
 # objective-guided search and LNS are what find better fills.
 SEARCHES = ("auto", "first-fail", "cpsat")
+# Tables. "full" gives CP-SAT every word the pre-pass leaves; "grow" cuts
+# each light's table to its best-ranked words and doubles the cut while the
+# cut problem is UNSAT (`CpSatFillSolver._grow`); "auto" grows a plain fill
+# whose tables hold more than GROW_ABOVE_ROWS rows in all. CP-SAT expands
+# every row into a Boolean before it searches (about 25 s for the 0.8-1.2
+# million rows of a 23x23 van Beek grid), while a fill of such a grid
+# usually needs only common words. Measured (benchmarks/RESULTS.md, "CP-SAT
+# fills: tables that grow"): above 550,000 rows (the 21x21 and 23x23 van
+# Beek grids, the bigger 19x19 ones) whole tables rarely leave time for the
+# search and growing decides grids they do not; from 300,000 to 550,000
+# rows growing is faster on most grids but its search stalls on some (15.06,
+# 15.10) that whole tables fill in 7-11 s, so whole tables stay there, as
+# they do below (every Möbius suite grid and pack grid, under 160,000).
+TABLES = ("auto", "full", "grow")
+GROW_ABOVE_ROWS = 550_000
+# The first cut, in words per light, and its growth per round: a cut of
+# 1,000 is refuted by arc consistency in milliseconds where it is too small,
+# and doubling keeps the rounds few (the last, uncut, one costs about as much
+# as all before it).
+GROW_FIRST_WORDS = 1000
+GROW_FACTOR = 2
 # CP-SAT stops by itself at its time limit in most phases; the child process
 # running it is killed only if it is still going this long after.
 DEADLINE_GRACE_S = 0.05
@@ -130,6 +158,8 @@ class CpSatFillSolver(SolverBase):
     prepass: str = option("ac3", choices=PREPASSES, help="arc consistency before modelling, or none")
     presolve: str = option("light", choices=PRESOLVES, help="CP-SAT presolve level")
     search: str = option("auto", choices=SEARCHES, help="first-fail on letters, CP-SAT's own, or auto")
+    tables: str = option("auto", choices=TABLES, help="whole tables, tables that grow from the best words, or auto")
+    grow_from: int = option(GROW_FIRST_WORDS, minimum=1, maximum=10**9, help="words per light in a first cut table")
     # CP-SAT's deterministic time: a budget that is the same on every
     # machine (the pack generator uses it so that its output does not
     # depend on the machine's speed); None = no such budget.
@@ -155,47 +185,104 @@ class CpSatFillSolver(SolverBase):
         }
         # Pre-pass: shrink every light's table before CP-SAT sees it.
         try:
-            domains = _prepass(problem, fixpoint=self.prepass == "ac3", deadline=deadline)
+            candidates = candidate_words(problem, arc_consistent=self.prepass == "ac3", deadline=deadline)
             failure = Status.UNSAT  # if a table is empty
         except DeadlineExceeded:
-            domains, failure = None, Status.TIMEOUT
+            candidates, failure = None, Status.TIMEOUT
         stats["prepass_s"] = time.perf_counter() - start
-        if domains is None:
+        if candidates is None:
             return self._result(failure, None, start, stats)
-        stats["table_rows"] = sum(len(t) for t in domains.tables)
+        stats["table_rows"] = sum(c.domain.bit_count() for c in candidates)
+        if self._grows(stats["table_rows"]):
+            status, fill, optimal = self._grow(problem, candidates, stats, seed=seed, hint=hint,
+                                               deadline=deadline, in_child=in_child)
+        else:
+            domains = _tabulate(problem, candidates, narrow=self.prepass == "ac3")
+            status, fill, optimal = self._solve_tables(problem, domains, stats, seed=seed, hint=hint,
+                                                       deadline=deadline, in_child=in_child)
+        return self._result(status, fill, start, stats, optimal if self.maximize else None)
 
+    def _grows(self, rows: int) -> bool:
+        """Whether this fill starts from cut tables (`TABLES`)."""
+        return self.tables == "grow" or (self.tables == "auto" and not self.maximize and rows > GROW_ABOVE_ROWS)
+
+    def _grow(self, problem: FillProblem, candidates: list[Candidates], stats: dict[str, int | float], *,
+              seed: int, hint: Fill | None, deadline: float, in_child: bool) -> tuple[Status, Fill | None, bool]:
+        """Solve with each light cut to its best `cap` words, doubling `cap` while that is UNSAT.
+
+        A fill of cut tables is a fill of the whole problem (every word is
+        in its light's table). UNSAT is a proof only once no light is cut;
+        before that it only says the cap is too small, and arc consistency
+        over the cut tables usually says so before CP-SAT is needed.
+        """
+        cap = self.grow_from
+        stats["grow_rounds"] = 0
+        try:
+            net = build_network(problem, deadline)
+            while True:
+                cut = [_best_words(c, cap) for c in candidates]
+                stats["grow_rounds"] += 1
+                stats["grow_cap"] = cap
+                whole = all(c.domain == d for c, d in zip(candidates, cut))
+                narrowed = _arc_consistent(net, cut, deadline)
+                if narrowed is not None:
+                    domains = _tabulate(problem, [replace(c, domain=d) for c, d in zip(candidates, narrowed)],
+                                        narrow=True)
+                    found = self._solve_tables(problem, domains, stats, seed=seed, hint=hint, deadline=deadline,
+                                               in_child=in_child)
+                    if whole:
+                        return found
+                    if found[0] is not Status.UNSAT:  # the best fill of a cut is no proven optimum
+                        return found[0], found[1], False
+                elif whole:
+                    return Status.UNSAT, None, False
+                cap *= GROW_FACTOR
+        except DeadlineExceeded:
+            return Status.TIMEOUT, None, False
+
+    def _solve_tables(self, problem: FillProblem, domains: Domains, stats: dict[str, int | float], *,
+                      seed: int, hint: Fill | None, deadline: float,
+                      in_child: bool) -> tuple[Status, Fill | None, bool]:
+        """Model `domains` and run CP-SAT on it; counters are added to `stats`.
+
+        Returns the status, the fill if one was found, and whether CP-SAT
+        proved it optimal.
+        """
         # Model: variables and constraints (building big tables takes seconds: it is timed too).
         build_start = time.perf_counter()
+        stats["table_rows"] = sum(len(t) for t in domains.tables)
         try:
             model, letter_vars = _build_model(problem, domains, self.maximize, deadline)
         except DeadlineExceeded:
-            stats["build_s"] = time.perf_counter() - build_start
-            return self._result(Status.TIMEOUT, None, start, stats)
+            stats["build_s"] += time.perf_counter() - build_start
+            return Status.TIMEOUT, None, False
         if hint:
             _add_hint(model, letter_vars, domains.cell_index, hint)
         if self._first_fail:
             model.add_decision_strategy(letter_vars, cp_model.CHOOSE_MIN_DOMAIN_SIZE, cp_model.SELECT_MIN_VALUE)
-        stats["build_s"] = time.perf_counter() - build_start
+        stats["build_s"] += time.perf_counter() - build_start
 
         # Solve, within what is left of the time limit, in a child process
         # killed at the deadline: CP-SAT's presolve does not look at its limit
         # while it expands big tables, and CP-SAT never returns to Python for
         # a Ctrl-C before it stops (the child is killed at once then).
-        solver = self._cp_solver(seed, None if time_limit is None else deadline - time.perf_counter())
+        solver = self._cp_solver(seed, None if math.isinf(deadline) else deadline - time.perf_counter(),
+                                 spent=float(stats.get("deterministic_time", 0.0)))
         run = functools.partial(_run_cpsat, solver, model, letter_vars, self.maximize)
         outcome = call_before(run, deadline + DEADLINE_GRACE_S) if in_child else run()
         if outcome is None:
             stats["killed_at_deadline"] = 1
-            return self._result(Status.TIMEOUT, None, start, stats)
+            return Status.TIMEOUT, None, False
 
-        # Statistics and the answer.
-        stats.update(outcome.stats)
-        fill = None
-        if outcome.values is not None:
-            fill = {**problem.grid.letters, **{cell: ALPHABET[v] for cell, v in zip(domains.cells, outcome.values)}}
-            if self.maximize:
-                stats["objective"] = outcome.objective
-        return self._result(outcome.status, fill, start, stats, outcome.optimal if self.maximize else None)
+        # Statistics and the answer: counters add up over the rounds of a growing fill.
+        for key, value in outcome.stats.items():
+            stats[key] = stats.get(key, 0) + value
+        if outcome.values is None:
+            return outcome.status, None, False
+        if self.maximize:
+            stats["objective"] = outcome.objective
+        fill = {**problem.grid.letters, **{cell: ALPHABET[v] for cell, v in zip(domains.cells, outcome.values)}}
+        return outcome.status, fill, outcome.optimal
 
     def _result(self, status: Status, fill: Fill | None, start: float, stats: dict[str, int | float],
                 optimal: bool | None = None) -> SolveResult:
@@ -205,7 +292,9 @@ class CpSatFillSolver(SolverBase):
     def _first_fail(self) -> bool:
         return self.search == "first-fail" or (self.search == "auto" and not self.maximize)
 
-    def _cp_solver(self, seed: int, time_limit: float | None) -> cp_model.CpSolver:
+    def _cp_solver(self, seed: int, time_limit: float | None, spent: float = 0.0) -> cp_model.CpSolver:
+        """CP-SAT's parameters; `spent` is the deterministic time earlier rounds of a growing fill took
+        out of the budget."""
         solver = cpsat_solver(seed, self.workers)
         for key, value in PRESOLVES[self.presolve].items():
             setattr(solver.parameters, key, value)
@@ -213,7 +302,7 @@ class CpSatFillSolver(SolverBase):
             solver.parameters.search_branching = cp_model.FIXED_SEARCH
             solver.parameters.use_sat_inprocessing = False
         if self.deterministic_time is not None:
-            solver.parameters.max_deterministic_time = self.deterministic_time
+            solver.parameters.max_deterministic_time = max(self.deterministic_time - spent, 1e-3)
         if time_limit is not None:
             # A tiny positive limit rather than zero, which CP-SAT reads as "no limit".
             solver.parameters.max_time_in_seconds = max(time_limit, 1e-3)
@@ -227,19 +316,16 @@ class CpSatFillSolver(SolverBase):
 # --- pre-pass -----------------------------------------------------------------------
 
 
-def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float) -> Domains | None:
-    """The tables left after the shared pre-pass; None if one empties.
+def _tabulate(problem: FillProblem, candidates: list[Candidates], *, narrow: bool) -> Domains:
+    """The table of each light from its candidate words, and the cells' letters.
 
-    The filters are `propagation.candidate_words`: length, minimum score and
-    prefilled letters, then with `fixpoint` arc consistency over every
-    crossing (which also drops a word forced in one light from the others of
-    its length). Reusing it keeps one arc-consistency code in the project, and
-    its bitset domains are cheap to turn into table rows. Raises
-    `DeadlineExceeded` past `deadline`.
+    The candidates come from the shared pre-pass (`propagation.candidate_words`:
+    length, minimum score and prefilled letters, then with arc consistency
+    over every crossing); reusing it keeps one arc-consistency code in the
+    project, and its bitset domains are cheap to turn into table rows.
+    `narrow` restricts each cell to the letters its lights can place (true
+    after arc consistency).
     """
-    candidates = candidate_words(problem, arc_consistent=fixpoint, deadline=deadline)
-    if candidates is None:
-        return None
     encoded: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     tables = []
     for light, cand in zip(problem.lights.lights, candidates):
@@ -251,7 +337,20 @@ def _prepass(problem: FillProblem, *, fixpoint: bool, deadline: float) -> Domain
         letters, scores = encoded[light.length]
         rows = set_bits(cand.domain, len(cand.words))
         tables.append(Table(letters[rows], rows, scores[rows]))
-    return _domains(problem, tables, narrow=fixpoint)
+    return _domains(problem, tables, narrow=narrow)
+
+
+def _best_words(candidates: Candidates, cap: int) -> int:
+    """The domain cut to its `cap` best words: words are numbered best first,
+    so these are its `cap` lowest bits."""
+    bits = set_bits(candidates.domain, len(candidates.words))
+    return candidates.domain if len(bits) <= cap else candidates.domain & ((1 << int(bits[cap])) - 1)
+
+
+def _arc_consistent(net: Network, domains: list[int], deadline: float) -> list[int] | None:
+    """`domains` after AC-3 over every crossing; None if a light empties."""
+    state = State(net, list(domains), deadline)
+    return None if ac3(net, state, range(len(domains))) is not None else state.dom
 
 
 # Per length, the letter codes of the last word index seen: the rounds of a polish and the jobs of a

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from mobius.cpmodel.crossword import cpsat
 from mobius.cpmodel.crossword.cpsat import SEARCHES, CpSatFillSolver
 from mobius.cpmodel.crossword.grid import make_grid
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
@@ -177,6 +178,42 @@ def test_matches_brute_force(surface: str, rows: list[str], seed: int) -> None:
     for prepass, search in itertools.product(PREPASSES, SEARCHES):
         result = solve(prob, prepass=prepass, search=search, workers=1)
         assert result.status is (Status.SOLVED if expected else Status.UNSAT), (surface, seed, prepass, search)
+    # Tables cut to one word per light and grown: a fill is a fill, and UNSAT is still a proof.
+    result = solve(prob, prepass=prepass, tables="grow", grow_from=1)
+    assert result.status is (Status.SOLVED if expected else Status.UNSAT), (surface, seed, "grow")
+
+
+def test_grown_tables_reach_words_beyond_the_first_cut() -> None:
+    """The best-scored words cannot fill the grid, so the cut grows until the fill's words are in."""
+    prob = problem(["..", ".."], ["AA", "BB", "AB", "CD", "AC", "BD"], scores=[90, 90, 10, 10, 10, 10])
+    result = solve(prob, tables="grow", grow_from=1)
+    assert result.status is Status.SOLVED
+    assert result.stats["grow_rounds"] >= 2 and result.stats["grow_cap"] >= 2
+    assert sorted(prob.entries(result.solution)) == ["AB", "AC", "BD", "CD"]
+
+
+def test_grown_tables_prove_unsat_only_once_whole() -> None:
+    """Without the pre-pass every light keeps all four words: the UNSAT answer comes from the uncut round."""
+    prob = problem(["..", ".."], ["AB", "CD", "AC", "BE"])
+    result = solve(prob, prepass="none", tables="grow", grow_from=1)
+    assert result.status is Status.UNSAT
+    assert result.stats["grow_cap"] >= 4
+
+
+def test_a_maximising_fill_of_a_cut_table_is_not_called_optimal() -> None:
+    three = [w for w in load("en-small").words if len(w) == 3][:300]
+    prob = FillProblem(make_grid(["...", "...", "..."], "plane"), from_words(three, name="three"))
+    cut = solve(prob, maximize=True, tables="grow", grow_from=8)
+    assert cut.status is Status.SOLVED and cut.stats["grow_cap"] < 300 and cut.optimal is False
+    assert solve(prob, maximize=True).optimal is True
+
+
+def test_auto_grows_only_plain_fills_above_the_row_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    prob = problem(["..", ".."], ["AB", "CD", "AC", "BD"])
+    assert "grow_rounds" not in solve(prob).stats
+    monkeypatch.setattr(cpsat, "GROW_ABOVE_ROWS", 3)
+    assert solve(prob).stats["grow_rounds"] >= 1
+    assert "grow_rounds" not in solve(prob, maximize=True).stats
 
 
 def test_brute_force_cases_cover_sat_and_unsat() -> None:
@@ -254,7 +291,7 @@ def test_presolve_settings_agree(presolve: str) -> None:
 
 
 @pytest.mark.parametrize("options", [{"workers": 0}, {"prepass": "ac4"}, {"presolve": "heavy"},
-                                     {"search": "dfs"}])
+                                     {"search": "dfs"}, {"tables": "some"}, {"grow_from": 0}])
 def test_bad_options(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         CpSatFillSolver(**options)

@@ -42,7 +42,7 @@ def test_cpsat_pre_pass_stops_at_the_deadline(cold_problem: FillProblem) -> None
 
 def test_cpsat_model_building_stops_at_the_deadline() -> None:
     problem = FillProblem(read_grid(VANBEEK / "05.01.txt"), load("en-small"))
-    domains = cpsat._prepass(problem, fixpoint=False, deadline=float("inf"))
+    domains = cpsat._tabulate(problem, propagation.candidate_words(problem, arc_consistent=False), narrow=False)
     with pytest.raises(DeadlineExceeded):
         cpsat._build_model(problem, domains, maximize=False, deadline=0.0)
 
