@@ -75,10 +75,10 @@ FILL_CHOICES = 8
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
 # Reference-solver backtracks per puzzle spent raising its worst answer
-# (`worst_answer.py`) before the polish: a probe of `PROBE_BACKTRACKS` and
-# one more; the median worst answer rises by about ten points for ≤ 25 %
-# more wall time (benchmarks/RESULTS.md, "Proving the worst answer").
-DEFAULT_WORST = 800
+# (`worst_answer.py`) before the polish: one probe of `PROBE_BACKTRACKS`
+# (800 raised the median by half a point for 1.3–1.4× the pack's wall time:
+# benchmarks/RESULTS.md, "Proving the worst answer").
+DEFAULT_WORST = 600
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.

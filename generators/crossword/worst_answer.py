@@ -19,9 +19,9 @@ remains, they are tried again with twice the share. The worst answer is
 optimal when the floor meets the proven cap.
 
 The probes are the reference solver's (maintained arc consistency with
-dom/wdeg, best words first, Luby restarts: on the default pack's fills
-they raised the worst answer a point more than one run per probe for the
-same backtracks), bounded by backtracks: on 11×5 Möbius pack grids it
+dom/wdeg, best words first, no restarts: Luby restarts raised the worst
+answer about a point more for the same backtracks but proved no cap, as
+a refutation needs one long run), bounded by backtracks: on 11×5 Möbius pack grids it
 decided thresholds near the optimum in 500–2,000 backtracks (0.1–2 s)
 where CP-SAT (letter tables, or a Boolean word-per-light model solving
 the max-min directly) ran out of 5–10 s of deterministic time, CaDiCaL
@@ -103,7 +103,7 @@ def raise_worst(problem: FillProblem, fill: Fill, *, budget: int, seed: int) -> 
             # try them again with twice the share while the budget lasts.
             search_cap, share = cap, 2 * share
         threshold = _next_threshold(score, search_cap, climbing=search_cap > TOP_SCORE)
-        solver = ReferenceSolver(restarts=True, max_backtracks=min(share, budget - spent))
+        solver = ReferenceSolver(max_backtracks=min(share, budget - spent))
         result = solver.solve(floored(problem, threshold), seed=seed)
         spent += int(result.stats["backtracks"])
         probes += 1
