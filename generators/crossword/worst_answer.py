@@ -21,11 +21,12 @@ optimal when the floor meets the proven cap.
 The probes are the reference solver's (maintained arc consistency with
 dom/wdeg, best words first, no restarts: Luby restarts raised the worst
 answer about a point more for the same backtracks but proved no cap, as
-a refutation needs one long run), bounded by backtracks: on 11×5 Möbius pack grids it
-decided thresholds near the optimum in 500–2,000 backtracks (0.1–2 s)
-where CP-SAT (letter tables, or a Boolean word-per-light model solving
-the max-min directly) ran out of 5–10 s of deterministic time, CaDiCaL
-on the `sat` backend's clauses took 1–60 s and branching on letters
+a refutation needs one long run), bounded by backtracks: on 11×5 Möbius
+pack grids it decided thresholds near the optimum in 300–2,000
+backtracks (0.1–2 s) where CP-SAT (letter tables, or a Boolean
+word-per-light model solving the max-min directly) ran out of 5–10 s of
+deterministic time, CaDiCaL on the `sat` backend's clauses took 0.7–64 s
+and branching on letters
 instead of words saved little (benchmarks/RESULTS.md, "The worst answer
 first" and "Proving the worst answer"). Backtracks are a deterministic
 budget, so the result is the same on every machine.
