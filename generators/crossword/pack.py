@@ -75,7 +75,9 @@ FILL_CHOICES = 8
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
 # Reference-solver backtracks per puzzle spent raising its worst answer
-# (`worst_answer.py`) before the polish: one probe of `PROBE_BACKTRACKS`.
+# (`worst_answer.py`) before the polish: one probe of `PROBE_BACKTRACKS`
+# (800, with restarts in the probes, raised the median by one point for
+# 1.29–1.41× the pack's wall time: benchmarks/RESULTS.md, "Proving the worst answer").
 DEFAULT_WORST = 600
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2

@@ -13,15 +13,23 @@ search. Starting from the fill given (its worst answer is the first floor,
 so the result never scores lower), the thresholds climb by `STEP` above
 the floor while every probe finds a fill — low thresholds are cheap, and
 the fill found often beats its threshold — and are bisected between the
-floor and the lowest failed threshold after that. The worst answer is optimal when the floor meets the proven cap.
+floor and the lowest failed threshold after that; when every threshold
+left has only run out of its share (which proves nothing) and budget
+remains, they are tried again with twice the share. The worst answer is
+optimal when the floor meets the proven cap.
 
 The probes are the reference solver's (maintained arc consistency with
-dom/wdeg, best words first), bounded by backtracks: on 11×5 Möbius pack
-grids it decided thresholds near the optimum in 500–1,300 backtracks
-where CP-SAT with the same restricted tables ran out of 5 s of
-deterministic time (benchmarks/RESULTS.md, "The worst answer first").
-Backtracks are a deterministic budget, so the result is the same on every
-machine.
+dom/wdeg, best words first, no restarts: Luby restarts raised the worst
+answer about a point more for the same backtracks but proved no cap, as
+a refutation needs one long run), bounded by backtracks: on 11×5 Möbius
+pack grids it decided thresholds near the optimum in 300–2,000
+backtracks (0.1–2 s) where CP-SAT (letter tables, or a Boolean
+word-per-light model solving the max-min directly) ran out of 5–10 s of
+deterministic time, CaDiCaL on the `sat` backend's clauses took 0.7–64 s
+and branching on letters
+instead of words saved little (benchmarks/RESULTS.md, "The worst answer
+first" and "Proving the worst answer"). Backtracks are a deterministic
+budget, so the result is the same on every machine.
 
 Leaves out: the total score (`polish.py`), checking the result
 (`cpmodel/crossword/verify.py`, which the pack runs) and the solvers.
@@ -38,7 +46,7 @@ from mobius.cpmodel.solver import Status
 
 # Scores run 0-100: a threshold above the top is infeasible without a probe.
 TOP_SCORE = 100
-# Backtracks one probe may take at most, so that one hard threshold near
+# Backtracks one probe may take at first, so that one hard threshold near
 # the optimum does not spend the whole budget and the bisection can still
 # try a lower one.
 PROBE_BACKTRACKS = 600
@@ -89,9 +97,14 @@ def raise_worst(problem: FillProblem, fill: Fill, *, budget: int, seed: int) -> 
     cap = TOP_SCORE + 1  # proven: no fill reaches a worst answer of `cap`
     search_cap = cap  # thresholds at or above this are proven or out of budget
     spent = probes = 0
-    while score + 1 < search_cap and spent < budget:
+    share = PROBE_BACKTRACKS
+    while score + 1 < cap and spent < budget:
+        if score + 1 >= search_cap:
+            # Every threshold left ran out of its share, which proves nothing:
+            # try them again with twice the share while the budget lasts.
+            search_cap, share = cap, 2 * share
         threshold = _next_threshold(score, search_cap, climbing=search_cap > TOP_SCORE)
-        solver = ReferenceSolver(max_backtracks=min(PROBE_BACKTRACKS, budget - spent))
+        solver = ReferenceSolver(max_backtracks=min(share, budget - spent))
         result = solver.solve(floored(problem, threshold), seed=seed)
         spent += int(result.stats["backtracks"])
         probes += 1

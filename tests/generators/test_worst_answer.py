@@ -1,5 +1,7 @@
 """Raising a fill's worst answer: the optimum found and the bound proven
-agree with a brute-force enumeration of every fill of tiny grids, the fill
+agree with a brute-force enumeration of every fill of tiny grids and, on
+small grids of the embedded list, with an independent engine (the SAT
+backend) run to completion, the fill
 stays valid by the independent `verify`, the result never scores below the
 fill given and is the same for the same seed; a pack records it in each
 puzzle and in the manifest, and its check refuses a record that lies."""
@@ -15,12 +17,16 @@ from hypothesis import strategies as st
 
 from mobius.cpmodel.crossword.grid import make_grid
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.crossword.reference import ReferenceSolver
+from mobius.cpmodel.crossword.sat import SatFillSolver
 from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import Status
+from mobius.dictionaries import load
 from mobius.dictionaries.wordlist import from_words
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.pack import build_pack
 from mobius.generators.crossword.quality import worst_answer_agrees
-from mobius.generators.crossword.worst_answer import raise_worst, worst_of
+from mobius.generators.crossword.worst_answer import floored, raise_worst, worst_of
 
 GRIDS = [(["...", "...", "..."], "plane"), (["...#", "....", "#..."], "plane"), (["....", "....", "...."], "mobius")]
 ALL_THREE = ["".join(w) for w in itertools.product("ABE", repeat=3)]
@@ -85,6 +91,25 @@ def test_a_small_budget_never_lowers_the_worst_answer_and_its_bound_holds(chosen
     assert raised.backtracks <= budget + 1  # a probe stops at the backtrack past its share
     assert raised.bound >= best >= raised.score
     assert raised.optimal == (raised.score == best == raised.bound)
+
+
+def test_a_proven_bound_on_the_embedded_list_is_confirmed_by_the_sat_backend() -> None:
+    """Grids too big to enumerate: CaDiCaL, which shares no search code with
+    the probes, finds no fill whose every answer scores above the bound, and
+    one (the raised fill) at the score reached."""
+    words = load("en", min_score=30)
+    for rows, surface in ((["#....", ".....", ".....", "....#"], "plane"), (["....#", ".....", "#...."], "mobius")):
+        problem = FillProblem(make_grid(rows, surface), words, FillRules(min_score=30))
+        start = ReferenceSolver().solve(problem, seed=1).solution
+        assert start is not None
+        for budget in (20, 100_000):  # a bound proven early, and the optimum
+            raised = raise_worst(problem, start, budget=budget, seed=1)
+            assert verify(problem, raised.fill) == []
+            assert raised.score >= worst_of(problem, start)[1]
+            if raised.bound < 100:
+                assert SatFillSolver().solve(floored(problem, raised.bound + 1)).status is Status.UNSAT
+        assert raised.optimal  # the whole budget proves these small grids
+        assert SatFillSolver().solve(floored(problem, raised.score)).status is Status.SOLVED
 
 
 def test_a_pack_records_the_worst_answer_in_each_puzzle_and_the_manifest(tmp_path: Path) -> None:
