@@ -387,6 +387,6 @@ def _verified(board: Board, goal: State, groups: Partition, engine: str, store: 
     for key in report.failed:
         store.discard(key)
     if not report.ok:
-        typer.echo(f"verify: the damaged tables were removed from the cache; run the same command without "
-                   f"--verify to rebuild them", err=True)
+        typer.echo("verify: the damaged tables were removed from the cache; run the same command without "
+                   "--verify to rebuild them", err=True)
     return report.ok

@@ -29,12 +29,12 @@ def write_list(path: Path, words: list[str]) -> Path:
     return path
 
 
-def warnings_of(root: Path, source: Path) -> tuple[dictionaries.WordList, list[str]]:
+def warnings_of(root: Path, source: Path) -> tuple[mobius.dictionaries.WordList, list[str]]:
     said: list[str] = []
     return word_cache.load_list(root, source, warn=said.append), said
 
 
-def assert_same_indexes(cached: dictionaries.WordList, parsed: dictionaries.WordList) -> None:
+def assert_same_indexes(cached: mobius.dictionaries.WordList, parsed: mobius.dictionaries.WordList) -> None:
     for length in parsed.lengths():
         got, want = length_index(cached, length), LengthIndex(parsed.by_length(length), parsed.score, length)
         assert (got.words, got.scores, got.masks, got.group_ends, got.full) == \
