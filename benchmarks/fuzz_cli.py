@@ -4,22 +4,19 @@ Covers: seeded generators of malformed input for every parser the CLI has —
 crossword grids (text, JSON, Qxw), word lists (plain, scored, gzip), clue
 files, puzzle JSON for `mobius render`, pack and bench options, solver specs,
 and the slider board, start and depth parsers — run in-process through
-typer's CliRunner (the same error policy as the console script) and, for a
-sample, as real `python -m mobius` processes under an address-space limit
+typer's CliRunner (the same error policy as the console script; the CLI's
+own `mobius.fuzz` does that, as this layer does not import the CLI) and, for
+a sample, as real `python -m mobius` processes under an address-space limit
 and a timeout. Each run is classified (`classify`): a traceback, an exit
 code the command does not document, an error that is not exactly one line,
 a hang (past the timeout) or a memory blow-up (MemoryError, or killed under
-the limit). The test suite's hypothesis fuzz tests use `run_in_process` and
-`classify` too.
-
-    python -m mobius.benchmarks.fuzz_cli --cases 3000 --processes 150 --seed 0
+the limit). The test suite's hypothesis fuzz tests use `classify` too.
 
 Leaves out: fixing what it finds, and valid-input coverage (the tests).
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import random
@@ -27,8 +24,6 @@ import resource
 import signal
 import subprocess
 import sys
-import tempfile
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -89,29 +84,6 @@ def classify(code: int | None, stderr: str, *, exception: BaseException | None =
     if code == 2 and len(stderr.strip().splitlines()) != 1:
         return "multi-line"
     return None
-
-
-def run_in_process(args: list[str] | tuple[str, ...], timeout: float = CASE_TIMEOUT_S) -> tuple[int | None, str, str | None]:
-    """(exit code, stderr, broken promise) of `mobius ARGS` run in this process."""
-    from typer.testing import CliRunner
-
-    from mobius.cli import app
-
-    def expire(signum: int, frame: object) -> None:
-        raise CaseTimeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        result = CliRunner().invoke(app, list(args))
-    except CaseTimeout as exc:  # raised outside the command, where CliRunner does not catch it
-        return None, "", classify(None, "", exception=exc)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-    exception = result.exception if not isinstance(result.exception, SystemExit) else None
-    stderr = result.stderr + (f"{type(exception).__name__}: {exception}" if exception is not None else "")
-    return result.exit_code, stderr, classify(result.exit_code, result.stderr, exception=exception)
 
 
 def run_in_child(args: tuple[str, ...]) -> tuple[int | None, str, str | None]:
@@ -362,38 +334,3 @@ def report(outcomes: list[Outcome], title: str) -> str:
         lines.append(f"  {parser}: {n} {problem} — e.g. mobius {args}: "
                      f"{(example.stderr.strip().splitlines() or [''])[-1][:120]}")
     return "\n".join(lines)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=3000, help="in-process cases")
-    parser.add_argument("--processes", type=int, default=150, help="cases also run as real processes")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    resource.setrlimit(resource.RLIMIT_AS, (IN_PROCESS_MEMORY_BYTES, IN_PROCESS_MEMORY_BYTES))
-    with tempfile.TemporaryDirectory(prefix="mobius-fuzz-") as tmp:
-        workdir = Path(tmp)
-        inp = Inputs(random.Random(args.seed), workdir, sample_puzzles(workdir))
-        todo = cases(inp, args.cases)
-        outcomes = []
-        for case in todo:
-            started = time.perf_counter()
-            code, stderr, problem = run_in_process(case.args)
-            outcomes.append(Outcome(case, code, stderr, problem, time.perf_counter() - started))
-        print(report(outcomes, "in-process (CliRunner)"))
-        # A NUL cannot be passed to a process at all: those cases run in-process only.
-        passable = [case for case in todo if not any("\0" in a for a in case.args)]
-        sample = random.Random(args.seed + 1).sample(passable, min(args.processes, len(passable)))
-        children = []
-        for case in sample:
-            started = time.perf_counter()
-            code, stderr, problem = run_in_child(case.args)
-            children.append(Outcome(case, code, stderr, problem, time.perf_counter() - started))
-        print(report(children, f"processes (python -m mobius, RLIMIT_AS {PROCESS_MEMORY_BYTES >> 30} GiB, "
-                               f"timeout {PROCESS_TIMEOUT_S} s)"))
-        by_parser = Counter(o.case.parser for o in outcomes)
-        print("in-process cases by parser: " + ", ".join(f"{p} {n}" for p, n in sorted(by_parser.items())))
-
-
-if __name__ == "__main__":
-    main()

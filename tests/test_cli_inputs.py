@@ -16,7 +16,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from mobius.benchmarks.fuzz_cli import run_in_process
+from mobius.fuzz import run_in_process
 from mobius.cpmodel.slider.board import circle_points
 from mobius.cpmodel.slider.drawing import closest_pair, drawn_layout, normalised, separated
 
