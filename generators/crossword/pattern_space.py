@@ -332,6 +332,11 @@ class PatternSurvey:
         if self.since_new >= SATURATION_DRAWS:
             self._finish()
 
+    def stop_drawing(self) -> None:
+        """Take the space as used up now (a walk that finds the pack's lane dry): see `_finish`."""
+        if not self.complete:
+            self._finish()
+
     def _finish(self) -> None:
         """No new grid will come: the walk goes on with the grids of the other
         lanes, lane by lane after the pack's own, each in the seeded order."""
