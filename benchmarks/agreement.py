@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchmarks.harness import Record
-from cpmodel.solver import Status
+from mobius.benchmarks.harness import Record
+from mobius.cpmodel.solver import Status
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ the same pairs.
 
 Leaves out: the judging (a person reads the pairs; benchmarks/RESULTS.md
 records the counts) and every rule check, which `mobius clues check`,
-`generators.crossword.clues.clue_problems` and tests/dictionaries/ do.
+`mobius.generators.crossword.clues.clue_problems` and tests/dictionaries/ do.
 
-    python -m benchmarks.clue_read --n 100 --seed 1
-    python -m benchmarks.clue_read --pack out/pack --n 100 --seed 2
+    python -m mobius.benchmarks.clue_read --n 100 --seed 1
+    python -m mobius.benchmarks.clue_read --pack out/pack --n 100 --seed 2
 """
 
 from __future__ import annotations

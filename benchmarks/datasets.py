@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from cpmodel.errors import InputError
+from mobius.cpmodel.errors import InputError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 VANBEEK_DIR = DATA_DIR / "crossword" / "vanbeek"

@@ -2,16 +2,16 @@
 
 Covers: building one crossword pack per size (Möbius strip by default; the
 fills are not timed), then, per puzzle of the pack, timing every format
-that `generators.export.bundle.formats_for` lists (after one warm-up
+that `mobius.generators.export.bundle.formats_for` lists (after one warm-up
 export, so loading modules and fonts is not counted) and the booklet
 `pack.pdf` of the whole pack; the table gives the median milliseconds per
 puzzle of each format and their sum, then the whole export phase as a pack
-runs it (`generators.pack_exports.write_exports`: every file written
+runs it (`mobius.generators.pack_exports.write_exports`: every file written
 atomically, and the booklet), per puzzle. Times are CPU time of this process
 (`time.process_time`), which a busy shared machine inflates far less than
 wall time. Leaves out: the fill and pack throughput (`pack_throughput.py`).
 
-Run: ``python -m benchmarks.export_speed [--count 30] [--sizes 11x5,15x7] [--surface mobius]``.
+Run: ``python -m mobius.benchmarks.export_speed [--count 30] [--sizes 11x5,15x7] [--surface mobius]``.
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import machine
-from generators.crossword.pack import CrosswordPackSpec
-from generators.export import ExportError
-from generators.export.bundle import formats_for
-from generators.export.pdf import pack_pdf
-from cpmodel.files import write_atomic
-from generators.pack import build_pack
-from generators.pack_exports import write_exports
+from mobius.benchmarks.harness import machine
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.export import ExportError
+from mobius.generators.export.bundle import formats_for
+from mobius.generators.export.pdf import pack_pdf
+from mobius.cpmodel.files import write_atomic
+from mobius.generators.pack import build_pack
+from mobius.generators.pack_exports import write_exports
 
 MS = 1000.0
 

@@ -12,7 +12,7 @@ a hang (past the timeout) or a memory blow-up (MemoryError, or killed under
 the limit). The test suite's hypothesis fuzz tests use `run_in_process` and
 `classify` too.
 
-    python -m benchmarks.fuzz_cli --cases 3000 --processes 150 --seed 0
+    python -m mobius.benchmarks.fuzz_cli --cases 3000 --processes 150 --seed 0
 
 Leaves out: fixing what it finds, and valid-input coverage (the tests).
 """
@@ -334,9 +334,9 @@ GENERATORS: dict[str, Callable[[Inputs], Iterator[Case]]] = {
 
 def sample_puzzles(workdir: Path) -> dict[str, dict]:
     """One real crossword and one real slider puzzle, to mutate for `render`."""
-    from generators.crossword.pack import CrosswordPackSpec
-    from generators.pack import build_pack
-    from generators.slider.pack import SliderPackSpec
+    from mobius.generators.crossword.pack import CrosswordPackSpec
+    from mobius.generators.pack import build_pack
+    from mobius.generators.slider.pack import SliderPackSpec
 
     found = {}
     for name, spec in (("crossword", CrosswordPackSpec(count=1, width=7, height=5, seed=3)),

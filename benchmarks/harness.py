@@ -5,10 +5,10 @@ Covers:
   which builds the problem, solves it with the solver's own time limit (the
   primary limit), verifies any answer with the family's independent
   verifier and reports peak memory. Solvers that keep tables get the
-  user's cache (`generators.cache`), or an empty temporary store for an
+  user's cache (`mobius.generators.cache`), or an empty temporary store for an
   instance that asks for cold tables (`table_store`). The parent holds a hard wall-clock
   backstop of limit + grace and kills the child with everything it started
-  past it (`cpmodel.processes.kill`: an outside solver such as Qxw dies
+  past it (`mobius.cpmodel.processes.kill`: an outside solver such as Qxw dies
   too): the run becomes TIMEOUT with a note. Children die with the parent,
   kill -9 included. `config.jobs` runs go at once;
 - `Record`, one row of results, with the machine and package versions.
@@ -49,19 +49,19 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from benchmarks.solver_plan import SolverPlan
-from benchmarks.suites import COLD_TABLES, FAMILIES, Instance
-from cpmodel.errors import InputError
-from cpmodel.processes import kill, spawn
-from cpmodel.solver import (
+from mobius.benchmarks.solver_plan import SolverPlan
+from mobius.benchmarks.suites import COLD_TABLES, FAMILIES, Instance
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.processes import kill, spawn
+from mobius.cpmodel.solver import (
     SolveResult,
     Status,
     get_solver,
     parse_spec,
     register,
 )
-from cpmodel.store import DirectoryStore, TableStore, attach_tables
-from generators.cache import user_store
+from mobius.cpmodel.store import DirectoryStore, TableStore, attach_tables
+from mobius.generators.cache import user_store
 
 Registrations = Mapping[tuple[str, str], str]  # (family, name) -> "module:Class"
 
@@ -73,10 +73,10 @@ BACKSTOP_GRACE_S = 10.0
 # seconds on a busy machine; building the problem is not the solver's time.
 SETUP_LIMIT_S = 120.0
 # Modules some solvers import lazily inside solve() (the slider solvers ask
-# `cpmodel.slider.group`, hence networkx, about reachability): imported in
+# `mobius.cpmodel.slider.group`, hence networkx, about reachability): imported in
 # the child before the clock starts, so a one-off import of up to a second on
 # a busy machine does not swamp the times of small instances.
-WARM_IMPORTS = ("numpy", "networkx", "cpmodel.slider.group")
+WARM_IMPORTS = ("numpy", "networkx", "mobius.cpmodel.slider.group")
 # Enough of the verifier's complaints to see what went wrong.
 MAX_VERIFY_ERRORS_KEPT = 5
 
@@ -274,7 +274,7 @@ def child_entry(message_fd: int) -> None:
 
 # A plain program rather than multiprocessing's spawn, which would import the
 # parent's __main__ (the whole CLI, matplotlib included) into every child.
-_CHILD_PROGRAM = "import sys; from benchmarks.harness import child_entry; child_entry(int(sys.argv[1]))"
+_CHILD_PROGRAM = "import sys; from mobius.benchmarks.harness import child_entry; child_entry(int(sys.argv[1]))"
 
 
 # --- the parent side --------------------------------------------------------------

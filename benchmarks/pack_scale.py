@@ -19,8 +19,8 @@ regression check that the cost stays flat on every seed, not only on the
 one a change was tuned on: the last table gives, per case, the spread of
 wall times between seeds and the worst last / first hundred ratio.
 
-Run: ``python -m benchmarks.pack_scale [--case NAME ...] [--seed N ...] [--workers 2] [--out DIR]``
-or ``python -m benchmarks.pack_scale --analyze PACK_DIR [--against OTHER_DIR]``.
+Run: ``python -m mobius.benchmarks.pack_scale [--case NAME ...] [--seed N ...] [--workers 2] [--out DIR]``
+or ``python -m mobius.benchmarks.pack_scale --analyze PACK_DIR [--against OTHER_DIR]``.
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import machine
-from cpmodel.crossword.grid import make_grid
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import MANIFEST, PUZZLE_DIR, build_pack
-from generators.crossword.pattern_space import canonical_key
+from mobius.benchmarks.harness import machine
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import MANIFEST, PUZZLE_DIR, build_pack
+from mobius.generators.crossword.pattern_space import canonical_key
 
 # The packs of the issue: size, surface, count, seed.
 CASES: dict[str, dict[str, Any]] = {

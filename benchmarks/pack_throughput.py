@@ -5,7 +5,7 @@ by side in one run, reporting wall time, puzzles per minute, the speed-up
 over one worker, and whether the puzzle files are byte-identical across
 worker counts (they must be). Leaves out: solver comparisons (the harness).
 
-Run: ``python -m benchmarks.pack_throughput [--count N] [--workers 1,2]``.
+Run: ``python -m mobius.benchmarks.pack_throughput [--count N] [--workers 1,2]``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.harness import machine
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import PUZZLE_DIR, build_pack
-from generators.slider.pack import SliderPackSpec
+from mobius.benchmarks.harness import machine
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import PUZZLE_DIR, build_pack
+from mobius.generators.slider.pack import SliderPackSpec
 
 
 def packs(count: int, seed: int) -> dict[str, Any]:

@@ -28,9 +28,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmarks.agreement import Disagreement
-from benchmarks.harness import Record
-from cpmodel.solver import Status, is_count, stat_text
+from mobius.benchmarks.agreement import Disagreement
+from mobius.benchmarks.harness import Record
+from mobius.cpmodel.solver import Status, is_count, stat_text
 
 # Times below a millisecond are timer noise and process jitter; flooring them
 # keeps a ratio of two trivial runs from reading as 50x.

@@ -21,7 +21,7 @@ Writes a Markdown table to stdout, the records to
 `benchmarks/results/slider-scale.csv` and a log-log plot of time and
 memory against size to `benchmarks/results/slider-scale.png`.
 
-Run: ``python -m benchmarks.slider_scale [--repeats 3] [--max-vertices 100000]
+Run: ``python -m mobius.benchmarks.slider_scale [--repeats 3] [--max-vertices 100000]
 [--compare-with DIR --compare-max 10000]``. Leaves out: solving (the search
 benchmarks).
 """
@@ -42,8 +42,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.harness import machine
-from benchmarks.report import markdown_rows
+from mobius.benchmarks.harness import machine
+from mobius.benchmarks.report import markdown_rows
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SEED = 14
@@ -160,7 +160,7 @@ def measure(args: Sequence[str], pythonpath: str | None, timeout: float) -> tupl
 # prints the CPU seconds it took. Plain source, so it runs on older code too.
 COMPUTE_SNIPPET = """
 import os, sys, time
-import mobius.cli, mobius.slider_cli, cpmodel.slider.group, cpmodel.slider.board
+import mobius.cli, mobius.slider_cli, mobius.cpmodel.slider.group, mobius.cpmodel.slider.board
 sys.argv = ["mobius", *sys.argv[1:]]
 sys.stdout = open(os.devnull, "w")
 started = time.process_time()

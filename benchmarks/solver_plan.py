@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from benchmarks.suites import Suite
-from cpmodel.errors import InputError
-from cpmodel.solver import get_solver, parse_spec, solver_names
+from mobius.benchmarks.suites import Suite
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.solver import get_solver, parse_spec, solver_names
 
 _OPTION = re.compile(r"^\s*[A-Za-z_][\w-]*\s*=")  # "key=value": continues the previous solver's options
 

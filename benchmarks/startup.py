@@ -10,7 +10,7 @@ machine is shared: medians, ratios and the load average are reported):
   its backend gives it (`cpmodel/crossword/qxw.py`): the lights as a deck,
   and the list normalised and cut to the grid's light lengths. The runs
   alternate (ours, Qxw, next grid), after one untimed fill that writes the
-  list's cache entry (`cpmodel.crossword.word_cache`), whose time is
+  list's cache entry (`mobius.cpmodel.crossword.word_cache`), whose time is
   reported apart (the first fill after a list changes). With ``--before
   DIR`` the same fills run a third time with ``PYTHONPATH=DIR`` (a checkout
   of an earlier version), alternating with the other two.
@@ -22,8 +22,8 @@ machine is shared: medians, ratios and the load average are reported):
   process per start mapping the tables anew (`mobius bench --suite
   slider-korf --solvers idastar --jobs N`).
 
-Run: ``python -m benchmarks.startup crossword [--repeats 5]`` and
-``python -m benchmarks.startup korf [--repeats 3] [--workers 2]``; each
+Run: ``python -m mobius.benchmarks.startup crossword [--repeats 5]`` and
+``python -m mobius.benchmarks.startup korf [--repeats 3] [--workers 2]``; each
 prints a Markdown table and writes its records as JSON with ``--out DIR``.
 Leaves out: the solvers' own times (the harness, `mobius bench`).
 """
@@ -41,10 +41,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from benchmarks.datasets import korf_table
-from benchmarks.harness import machine
-from cpmodel.crossword.qxw import deck as qxw_deck
-from cpmodel.crossword.qxw import find_qxw, word_list_text
+from mobius.benchmarks.datasets import korf_table
+from mobius.benchmarks.harness import machine
+from mobius.cpmodel.crossword.qxw import deck as qxw_deck
+from mobius.cpmodel.crossword.qxw import find_qxw, word_list_text
 
 VANBEEK = Path(__file__).parent / "data" / "crossword" / "vanbeek"
 GRIDS = ("15.01", "15.04", "19.01", "puzzle15")
@@ -91,9 +91,9 @@ def load_text() -> str:
 
 def prepare_crossword(work: Path) -> tuple[Path, dict[str, tuple[Path, Path]]]:
     """The list both read (wamerican minus possessives) and, per grid, Qxw's deck and word file."""
-    from cpmodel.crossword.grid import read_grid
-    from cpmodel.crossword.problem import FillProblem, FillRules
-    from dictionaries import load
+    from mobius.cpmodel.crossword.grid import read_grid
+    from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+    from mobius.dictionaries import load
 
     listed = work / "wamerican-no-possessives.txt"
     lines = SYSTEM_WORDS.read_text(encoding="utf-8").splitlines()

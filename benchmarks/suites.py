@@ -13,7 +13,7 @@ The suites:
   minimum light length 2) with the `words` list (Debian wamerican). No word
   may repeat (the project's default rule, and Qxw's). Expected answers are
   only those that hold for this list: see `VANBEEK_EXPECTED`.
-- ``xw-mobius``: seeded Möbius patterns from `generators.crossword.patterns`, 5×8 to
+- ``xw-mobius``: seeded Möbius patterns from `mobius.generators.crossword.patterns`, 5×8 to
   15×7, with `en`; ``xw-surfaces``: the same sizes on the cylinder, torus
   and Klein bottle. Satisfiability is not known in advance: the solvers must
   agree with one another.
@@ -49,17 +49,17 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.datasets import korf_table, vanbeek_paths
-from cpmodel.crossword import verify as crossword_verify
-from cpmodel.crossword.grid import Grid, from_json, read_grid, to_json
-from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.errors import InputError
-from cpmodel.slider import verify as slider_verify
-from cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
-from dictionaries import load
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import derive_seed
-from generators.crossword.patterns import generate_pattern
+from mobius.benchmarks.datasets import korf_table, vanbeek_paths
+from mobius.cpmodel.crossword import verify as crossword_verify
+from mobius.cpmodel.crossword.grid import Grid, from_json, read_grid, to_json
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider import verify as slider_verify
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
+from mobius.dictionaries import load
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import derive_seed
+from mobius.generators.crossword.patterns import generate_pattern
 
 CROSSWORD, SLIDER = "crossword", "slider"
 SOLVED, UNSAT = "SOLVED", "UNSAT"  # the expected answers, spelt as `Status` values
@@ -247,7 +247,7 @@ def korf_instance(suite: str, number: int, tables: str | None = None) -> Instanc
 def layer_instances(suite: str, board_name: str, layers: int, per_layer: int | None, seed: int) -> list[Instance]:
     """States from the `layers` deepest distance layers of the board's default goal: all of each layer
     (`per_layer` None) or a seeded pick of `per_layer`; exact distances from the full distance table."""
-    from cpmodel.slider.reference_pdb import distance_table
+    from mobius.cpmodel.slider.reference_pdb import distance_table
 
     board = preset(board_name)
     goal = default_goal(board)

@@ -8,7 +8,7 @@ the same command with a limit of one millisecond. A limit is kept when the
 solver's time is at most T + 10 % and the end-to-end time at most
 T + 10 % + start-up. Prints a Markdown table.
 
-    python -m benchmarks.time_limits --grids 21.04,23.06,23.10 --limits 5,10
+    python -m mobius.benchmarks.time_limits --grids 21.04,23.06,23.10 --limits 5,10
 
 Leaves out: whether the solvers find fills (`mobius bench`).
 """
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.datasets import vanbeek_paths
+from mobius.benchmarks.datasets import vanbeek_paths
 
 SOLVERS = ("reference", "cpsat", "qxw")
 # The allowance the tool promises beyond the limit (plus start-up).

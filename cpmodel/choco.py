@@ -5,7 +5,7 @@ time limit in Choco's syntax, reading Choco's final state and counters, and
 Why a child: pychoco is a native (GraalVM) build of Choco, and a search in
 it does not return to Python until it stops, so a Ctrl-C waited for the
 time limit (35-56 s were seen); the parent waits in Python instead and kills
-the child at once (`cpmodel.deadline.call_before`). pychoco is imported only
+the child at once (`mobius.cpmodel.deadline.call_before`). pychoco is imported only
 in the child, whose GraalVM isolate thus never meets a fork. A child that
 dies (GraalVM cannot reserve its heap under a memory limit, or runs out of
 it) is an answer too: ERROR, with a note saying so in one line.
@@ -19,8 +19,8 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any
 
-from cpmodel.deadline import ChildFailed, call_before
-from cpmodel.solver import Status
+from mobius.cpmodel.deadline import ChildFailed, call_before
+from mobius.cpmodel.solver import Status
 
 # Choco reads a duration string such as "2.5s" ("2500ms" is silently read
 # as no limit at all); a millisecond is the least it is handed.

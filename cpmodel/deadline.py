@@ -9,7 +9,7 @@ at Ctrl-C at all: `call_before`, which runs a function in a forked child
 process and returns its (picklable) result, or None once the deadline has
 passed — the child is then killed, as it is when this process is
 interrupted (the wait is in Python, so a Ctrl-C or a SIGTERM raised as
-KeyboardInterrupt ends it at once) or dies (`cpmodel.processes`). CP-SAT
+KeyboardInterrupt ends it at once) or dies (`mobius.cpmodel.processes`). CP-SAT
 needs it: expanding a table of a million rows in its presolve takes 10-20 s
 on this project's machines without once checking its own time limit, so a
 five-second limit ran for twenty; native solvers (CP-SAT, Choco, the SAT
@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from typing import IO, TypeVar
 
-from cpmodel.processes import die_with_parent, kill_tree
+from mobius.cpmodel.processes import die_with_parent, kill_tree
 
 T = TypeVar("T")
 

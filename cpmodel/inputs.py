@@ -28,7 +28,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
-from cpmodel.errors import InputError
+from mobius.cpmodel.errors import InputError
 
 # Numbers in puzzle input are sizes, coordinates, vertex ids, scores and
 # seeds (at most 20 digits for a 64-bit seed); past this a value is a

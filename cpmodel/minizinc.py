@@ -8,7 +8,7 @@ passes through argv, whose single arguments are limited to 128 KiB), with
 ``--solver``, ``--time-limit`` (ms), ``-r`` (the seed) and ``--json-stream``;
 the solution's ``name = [...];`` lines, the final status and the solver's
 statistics are read back from the JSON messages. The program runs in a
-session of its own (`cpmodel.processes.spawn`); minizinc and the solver it
+session of its own (`mobius.cpmodel.processes.spawn`); minizinc and the solver it
 started are killed when the run ends, whether it answered, overran the
 limit by `OVERRUN_GRACE_S` or was interrupted, and die with this process.
 
@@ -26,8 +26,8 @@ import subprocess
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from cpmodel.processes import ended, spawn
-from cpmodel.solver import Status
+from mobius.cpmodel.processes import ended, spawn
+from mobius.cpmodel.solver import Status
 
 # MiniZinc stops itself at --time-limit (compilation included); past this
 # grace it is taken to be stuck and killed with its solver.

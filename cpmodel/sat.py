@@ -6,7 +6,7 @@ one or as numpy blocks of binary clauses, `exactly_one`/`at_most_one` with
 the pairwise encoding for a few literals and the sequential counter of Sinz
 (2005) past that), its DIMACS text with comment lines, and `solve_cnf`,
 which hands the formula to a pysat solver in a forked child process
-(`cpmodel.deadline.call_before`) under a time limit: solvers that pysat can interrupt (Glucose, MiniSat) get
+(`mobius.cpmodel.deadline.call_before`) under a time limit: solvers that pysat can interrupt (Glucose, MiniSat) get
 `solve_limited` with an interrupt timer, and the parent kills the child
 shortly past the limit, since Glucose reads its interrupt flag only at
 restarts; CaDiCaL, which pysat cannot interrupt, runs a plain `solve` that
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cpmodel.deadline import ChildFailed, call_before, deadline_of
-from cpmodel.solver import Status
+from mobius.cpmodel.deadline import ChildFailed, call_before, deadline_of
+from mobius.cpmodel.solver import Status
 
 # pysat names. CaDiCaL 1.9.5 is the default: on van Beek 05.01–05.03 it
 # decided all three (7.1, 2.7, 1.0 s), Glucose 4 timed out on 05.01 at 20 s

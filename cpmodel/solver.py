@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from cpmodel.errors import InputError
+from mobius.cpmodel.errors import InputError
 
 
 class Status(Enum):
@@ -238,21 +238,21 @@ def cpsat_solver(seed: int, workers: int) -> Any:
 # the slider solvers never loads the crossword ones and vice versa.
 _REGISTRY: dict[str, dict[str, str]] = {
     "crossword": {
-        "reference": "cpmodel.crossword.reference:ReferenceSolver",
-        "cpsat": "cpmodel.crossword.cpsat:CpSatFillSolver",
-        "gecode": "cpmodel.crossword.minizinc:GecodeFillSolver",
-        "choco": "cpmodel.crossword.choco:ChocoFillSolver",
-        "sat": "cpmodel.crossword.sat:SatFillSolver",
-        "qxw": "cpmodel.crossword.qxw:QxwSolver",
+        "reference": "mobius.cpmodel.crossword.reference:ReferenceSolver",
+        "cpsat": "mobius.cpmodel.crossword.cpsat:CpSatFillSolver",
+        "gecode": "mobius.cpmodel.crossword.minizinc:GecodeFillSolver",
+        "choco": "mobius.cpmodel.crossword.choco:ChocoFillSolver",
+        "sat": "mobius.cpmodel.crossword.sat:SatFillSolver",
+        "qxw": "mobius.cpmodel.crossword.qxw:QxwSolver",
     },
     "slider": {
-        "bfs": "cpmodel.slider.search:BfsSolver",
-        "astar": "cpmodel.slider.search:AStarSolver",
-        "idastar": "cpmodel.slider.search:IdaStarSolver",
-        "cpsat": "cpmodel.slider.cpsat:CpSatSliderSolver",
-        "gecode": "cpmodel.slider.minizinc:GecodeSliderSolver",
-        "choco": "cpmodel.slider.choco:ChocoSliderSolver",
-        "sat": "cpmodel.slider.sat:SatSliderSolver",
+        "bfs": "mobius.cpmodel.slider.search:BfsSolver",
+        "astar": "mobius.cpmodel.slider.search:AStarSolver",
+        "idastar": "mobius.cpmodel.slider.search:IdaStarSolver",
+        "cpsat": "mobius.cpmodel.slider.cpsat:CpSatSliderSolver",
+        "gecode": "mobius.cpmodel.slider.minizinc:GecodeSliderSolver",
+        "choco": "mobius.cpmodel.slider.choco:ChocoSliderSolver",
+        "sat": "mobius.cpmodel.slider.sat:SatSliderSolver",
     },
 }
 

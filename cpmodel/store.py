@@ -25,8 +25,8 @@ built without a store (`None`) keeps its tables in memory only. The caller
 — the CLI, the pack generators, the benchmark harness — decides where the
 cache is (the user's cache directory, a temporary one, none).
 
-Leaves out: what the tables are and how they are built (`cpmodel.slider`),
-and the user's cache location (the callers' `generators.cache`).
+Leaves out: what the tables are and how they are built (`mobius.cpmodel.slider`),
+and the user's cache location (the callers' `mobius.generators.cache`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from typing import Any, BinaryIO, Protocol, TypeVar, cast, runtime_checkable
 import numpy as np
 import xxhash
 
-from cpmodel.files import write_atomic
+from mobius.cpmodel.files import write_atomic
 
 # How often a process waiting for another's build looks again (seconds):
 # short next to a build, long enough not to spin.

@@ -10,11 +10,11 @@ result; `DictionaryError` for unusable lists.
 
 Leaves out: grids, slots and solvers (this is the bottom layer and imports
 nothing from the other packages), and any download at runtime — the `en`
-data file is built by a developer with `python -m dictionaries.build_en`.
+data file is built by a developer with `python -m mobius.dictionaries.build_en`.
 """
 
-from dictionaries.errors import DictionaryError
-from dictionaries.wordlist import (
+from mobius.dictionaries.errors import DictionaryError
+from mobius.dictionaries.wordlist import (
     NAMED_LISTS,
     ListContent,
     WordList,

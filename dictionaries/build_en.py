@@ -41,7 +41,7 @@ Leaves out: everything at runtime — the package reads the committed files
 and needs none of these sources. Run from the repository top level:
 
     apt-get install scowl wordnet-base && pip install wordfreq==3.1.1 lemminflect==0.2.3
-    python -m dictionaries.build_en
+    python -m mobius.dictionaries.build_en
 """
 
 from __future__ import annotations
@@ -57,11 +57,11 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from dictionaries.list_format import MAX_SCORE, MIN_SCORE
-from dictionaries.wordlist import EN_CLUES_PATH, EN_PATH, EN_SPELLING_PATH, from_words, normalise
+from mobius.dictionaries.list_format import MAX_SCORE, MIN_SCORE
+from mobius.dictionaries.wordlist import EN_CLUES_PATH, EN_PATH, EN_SPELLING_PATH, from_words, normalise
 
 if TYPE_CHECKING:
-    from dictionaries.clue_bank import ClueWriter, Corrections
+    from mobius.dictionaries.clue_bank import ClueWriter, Corrections
 
 # Crossword grids go up to 23 cells a side, so no light is longer than 23;
 # single letters are never crossword entries.
@@ -226,7 +226,7 @@ def read_corrections(path: Path = CORRECTIONS) -> "Corrections":
     """The corrections table: `fix<TAB>wrong text<TAB>right text<TAB>reason` lines (WordNet's
     typos) and `skip<TAB>lemma<TAB>words of the definition<TAB>reason` lines (senses a solver does not
     think of first); '#' starts a comment line. Every line must give its reason."""
-    from dictionaries.clue_bank import Corrections
+    from mobius.dictionaries.clue_bank import Corrections
 
     fixes: list[tuple[str, str]] = []
     skips: dict[str, tuple[str, ...]] = {}
@@ -267,8 +267,8 @@ class Build:
 def build_lexicon() -> Build:
     """Read every source and decide each wordfreq entry (see the module docstring)."""
     # Imported here so the module (and zipf_to_score) loads without build deps.
-    from dictionaries.clue_bank import MAX_CLUES, ClueWriter
-    from dictionaries.wordnet_db import read_wordnet
+    from mobius.dictionaries.clue_bank import MAX_CLUES, ClueWriter
+    from mobius.dictionaries.wordnet_db import read_wordnet
 
     scowl, blocked, scores, project = read_scowl(), read_blocklist(), wordfreq_scores(), read_project_clues()
     unfamiliar = read_unfamiliar()
@@ -313,7 +313,7 @@ def american_spellings(scowl: Scowl) -> dict[str, str]:
     """British-only words (SCOWL) -> their American spelling: what the British patterns
     (`clue_text.american`) give if SCOWL's American lists have it (REALISED -> REALIZED), else
     the one American-only word a single letter apart (GREY -> GRAY, SIZEABLE -> SIZABLE; see NOT_OUR)."""
-    from dictionaries.clue_text import american
+    from mobius.dictionaries.clue_text import american
 
     words = {w for listed in scowl.sizes.values() for w in listed}
     marks = {w: spelling_of(w, scowl) for w in words}

@@ -24,7 +24,7 @@ from itertools import chain
 
 from lemminflect import getAllInflections, getAllLemmas
 
-from dictionaries.clue_text import (
+from mobius.dictionaries.clue_text import (
     CLIPPED,
     SHARES_PART,
     COMPARATIVE,
@@ -50,8 +50,8 @@ from dictionaries.clue_text import (
     shortenings,
     synonym_clue,
 )
-from dictionaries.wordlist import normalise
-from dictionaries.wordnet_db import ANTONYM, TOPIC_DOMAIN, USAGE_DOMAIN, Synset, WordNet
+from mobius.dictionaries.wordlist import normalise
+from mobius.dictionaries.wordnet_db import ANTONYM, TOPIC_DOMAIN, USAGE_DOMAIN, Synset, WordNet
 
 # The inflections an answer may be, per part of speech of its lemma.
 INFLECTIONS = {"n": (PLURAL,), "v": (PAST, PARTICIPLE, GERUND, THIRD_PERSON), "a": (COMPARATIVE, SUPERLATIVE)}

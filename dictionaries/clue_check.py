@@ -14,7 +14,7 @@ Leaves out: WordNet — the build's family test also knows WordNet's
 derivations (HOUSE: housing) and its lemmas (which make GOALTENDER a
 compound of goal and tender), which the shipped package does not carry, so
 here a family word is one lemminflect or the shared-stem rules find; reading
-clue files (`generators.crossword.clues`) and the command (`mobius/clues_cli.py`).
+clue files (`mobius.generators.crossword.clues`) and the command (`mobius/clues_cli.py`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from dictionaries.build_en import Blocklist, clue_blocked, read_blocklist
-from dictionaries.clue_text import MAX_CLUE_CHARS, Family, is_usage_label, is_whole
-from dictionaries.wordlist import DEFAULT_SPELLING, WordList, load
+from mobius.dictionaries.build_en import Blocklist, clue_blocked, read_blocklist
+from mobius.dictionaries.clue_text import MAX_CLUE_CHARS, Family, is_usage_label, is_whole
+from mobius.dictionaries.wordlist import DEFAULT_SPELLING, WordList, load
 
 # The pack's default --min-score: an answer under it is one a solver may not know.
 PACK_MIN_SCORE = 30

@@ -15,7 +15,7 @@ spelling of clue text.
 
 Leaves out: which words get clues and how many (`build_en.py`), reading
 WordNet (`wordnet_db.py`), and the runtime check of clues, which is
-`generators.crossword.clues.clue_problems` and deliberately shares nothing with this.
+`mobius.generators.crossword.clues.clue_problems` and deliberately shares nothing with this.
 """
 
 from __future__ import annotations

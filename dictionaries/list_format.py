@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from dictionaries.errors import DictionaryError
+from mobius.dictionaries.errors import DictionaryError
 
 MIN_SCORE = 0
 MAX_SCORE = 100

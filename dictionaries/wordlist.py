@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from dictionaries.errors import DictionaryError
-from dictionaries.list_format import (MAX_LIST_BYTES, MAX_SCORE, MIN_SCORE, PLAIN_SCORE, SCORE_SEPARATOR,
+from mobius.dictionaries.errors import DictionaryError
+from mobius.dictionaries.list_format import (MAX_LIST_BYTES, MAX_SCORE, MIN_SCORE, PLAIN_SCORE, SCORE_SEPARATOR,
                                       check_score, decode, entries, read_bytes)
 
 NAMED_LISTS: tuple[str, ...] = ("en", "en-small", "words")
@@ -333,7 +333,7 @@ def _missing_message(name: str, path: Path) -> str:
     if name in NAMED_LISTS:
         return (
             f"the embedded list {path} is missing: "
-            "rebuild it with `python -m dictionaries.build_en`"
+            "rebuild it with `python -m mobius.dictionaries.build_en`"
         )
     return (
         f"{path}: no such word-list file (expected a plain, WORD;SCORE or gzip "

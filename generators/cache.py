@@ -4,15 +4,15 @@ Covers: `user_cache_dir` (``$XDG_CACHE_HOME/mobius-puzzles``, else
 ``~/.cache/mobius-puzzles``), `user_store`, the `DirectoryStore` there, and
 `word_source`, what a fill reads a word list from: an embedded list by its
 name, any other list through the parsed-list cache in ``words/`` under it
-(`cpmodel.crossword.word_cache`).
+(`mobius.cpmodel.crossword.word_cache`).
 The CLI, the pack generators and the benchmark harness call it; cpmodel never
 does (it takes whatever store its caller gives it, or none). Computed where
 the work runs, so a pack job on a Dask worker uses that machine's cache.
 Every entry is checked against its checksum when a process first reads it
-(`cpmodel.store`); a damaged one is reported in one line on stderr and
+(`mobius.cpmodel.store`); a damaged one is reported in one line on stderr and
 rebuilt.
 
-Leaves out: the store itself (`cpmodel.store`) and what goes in it.
+Leaves out: the store itself (`mobius.cpmodel.store`) and what goes in it.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy: only the commands that use tables import the store
-    from cpmodel.store import DirectoryStore
-    from dictionaries import WordList
+    from mobius.cpmodel.store import DirectoryStore
+    from mobius.dictionaries import WordList
 
 CACHE_NAME = "mobius-puzzles"
 WORDS_DIR = "words"
@@ -36,17 +36,17 @@ def user_cache_dir() -> Path:
 
 
 def user_store() -> DirectoryStore:
-    from cpmodel.store import DirectoryStore
+    from mobius.cpmodel.store import DirectoryStore
 
     return DirectoryStore(user_cache_dir())
 
 
 def word_source(dictionary: str) -> str | WordList:
     """What a fill reads `dictionary` (a named list or a file) from: the embedded lists by name, which
-    `dictionaries.load` reads with their spelling; any other list parsed once into the user's cache and
+    `mobius.dictionaries.load` reads with their spelling; any other list parsed once into the user's cache and
     memory-mapped from it after."""
-    from cpmodel.crossword.word_cache import load_list
-    from dictionaries.wordlist import EMBEDDED_LISTS
+    from mobius.cpmodel.crossword.word_cache import load_list
+    from mobius.dictionaries.wordlist import EMBEDDED_LISTS
 
     if dictionary in EMBEDDED_LISTS:
         return dictionary

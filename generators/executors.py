@@ -6,7 +6,7 @@ where the jobs run), `JobResult` and `PuzzleFailed`, and the life of local worke
 they are spawned with SIGINT blocked and then ignore it, so Ctrl-C reaches
 only the parent, which alone reports it (no worker tracebacks, even during
 start-up); they die with the parent whatever kills it, kill -9 included —
-by `prctl(PR_SET_PDEATHSIG)` on Linux (`cpmodel.processes`) and a
+by `prctl(PR_SET_PDEATHSIG)` on Linux (`mobius.cpmodel.processes`) and a
 parent-pid watchdog thread everywhere — and with them the multiprocessing
 resource tracker, which exits once no process holds its pipe (and says
 nothing: see `start_quiet_resource_tracker`); an aborted run kills them,
@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Protocol
 
-from cpmodel.errors import InputError
-from cpmodel.inputs import shown
-from cpmodel.processes import ORPHAN_EXIT, die_with_parent, kill_tree
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import shown
+from mobius.cpmodel.processes import ORPHAN_EXIT, die_with_parent, kill_tree
 
 # How often a worker checks that its parent is still there (the portable
 # fallback to PR_SET_PDEATHSIG): a dead parent's workers stop within this.

@@ -46,15 +46,15 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Protocol
 
-from cpmodel.errors import InputError
-from cpmodel.files import naming, write_atomic
-from cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bounded
-from cpmodel.solver import parse_spec
-from generators.executors import JobResult, make_executor
-from generators.export.html import pack_index
-from generators.pack_lock import LOCK_NAME, PackLocked, check_unlocked, lock_pack
-from generators.puzzles import MAX_PUZZLE_BYTES, encode
-from generators.rounds import Avoid, plan_of, run_rounds
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.files import naming, write_atomic
+from mobius.cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bounded
+from mobius.cpmodel.solver import parse_spec
+from mobius.generators.executors import JobResult, make_executor
+from mobius.generators.export.html import pack_index
+from mobius.generators.pack_lock import LOCK_NAME, PackLocked, check_unlocked, lock_pack
+from mobius.generators.puzzles import MAX_PUZZLE_BYTES, encode
+from mobius.generators.rounds import Avoid, plan_of, run_rounds
 
 MANIFEST = "manifest.json"
 # The sha256 of each puzzle file, appended before the file is renamed into
@@ -450,7 +450,7 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
         listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(problems.items())[:5])
         raise VerificationError(f"the finished pack fails its final check (a bug; not marked complete): {listed}")
     # The exporters (reportlab among them) load only when a pack gets as far as writing its exports.
-    from generators.pack_exports import write_exports
+    from mobius.generators.pack_exports import write_exports
 
     progress.phase = "exports"
 

@@ -2,7 +2,7 @@
 `pack.pdf` booklet, and the summary of the exports that were skipped.
 
 Covers: `write_exports(puzzles, folder, booklet, write, on_puzzle, title)` —
-for each puzzle in pack order every format `generators.export.bundle.export_all`
+for each puzzle in pack order every format `mobius.generators.export.bundle.export_all`
 can make, written as `folder/NNNN<suffix>` with the given atomic writer;
 then the booklet, titled with the pack's title, of all puzzles and, at the
 back, all solutions; and the skipped exports grouped by (format, reason)
@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from generators.export.bundle import export_all
-from generators.export.pdf import pack_pdf
+from mobius.generators.export.bundle import export_all
+from mobius.generators.export.pdf import pack_pdf
 
 Writer = Callable[[Path, bytes], None]
 

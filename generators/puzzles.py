@@ -3,7 +3,7 @@ export and of the HTML player.
 
 Covers: turning a solved crossword (problem + fill) or slider (problem +
 moves) into the documented puzzle dict, with the glue precomputed from
-`cpmodel.surface.step` so no consumer re-derives a flip (where each row and
+`mobius.cpmodel.surface.step` so no consumer re-derives a flip (where each row and
 column continues, the neighbour of every edge cell in each direction that
 leaves the rectangle, whether the surface is a paper band, and for each
 light the steps that cross a seam), each entry clued by a given clue source
@@ -26,14 +26,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from cpmodel.crossword.grid import Grid
-from cpmodel.crossword.lights import DIRECTIONS, Light
-from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.errors import InputError
-from cpmodel.inputs import loads_json_bounded, read_text_bounded, shown
-from cpmodel.slider.board import SliderProblem
-from cpmodel.surface import Cell, Direction, Glue, step
-from generators.export import SURFACE_NAMES, given_credits
+from mobius.cpmodel.crossword.grid import Grid
+from mobius.cpmodel.crossword.lights import DIRECTIONS, Light
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import loads_json_bounded, read_text_bounded, shown
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.surface import Cell, Direction, Glue, step
+from mobius.generators.export import SURFACE_NAMES, given_credits
 
 # Wall-clock figures differ between runs; they go to the manifest, never into
 # a puzzle file, so that puzzle files are byte-identical for the same seed.

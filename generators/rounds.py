@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from generators.executors import Executor, JobResult
+from mobius.generators.executors import Executor, JobResult
 
 # Jobs per round: each round's jobs run side by side and see only the
 # puzzles of earlier rounds, so this — never the worker count — fixes what

@@ -23,11 +23,11 @@ from mobius.exits import EXIT_DISAGREEMENT
 from mobius.options import check_out_dir, time_limit_option
 
 if TYPE_CHECKING:
-    from benchmarks.harness import Record
+    from mobius.benchmarks.harness import Record
 
 # The suites' names for the help text, which must not load the suites (and
 # with them the solvers and matplotlib) just to print itself; a test keeps
-# this list equal to `benchmarks.suites.SUITES`.
+# this list equal to `mobius.benchmarks.suites.SUITES`.
 SUITE_NAMES = ("xw-vanbeek", "xw-mobius", "xw-surfaces", "slider-ring", "slider-3x3", "slider-korf",
                "slider-korf10", "slider-cpsat", "slider-cpsat-ablation", "slider-pdb-build", "slider-limits", "quick")
 MAX_REPEATS = 1000
@@ -73,11 +73,11 @@ def bench(suite: SuiteOpt, out: OutOpt, solvers: SolversOpt = None, time_limit: 
           instances: InstancesOpt = None, force: ForceOpt = False) -> None:
     """Run every solver on every instance of a suite, check they agree, and report."""
     check_out_dir(out, force, RESULT_FILES)  # before the suite is built and run, which can take minutes
-    from benchmarks.agreement import check_agreement, errors_of
-    from benchmarks.harness import RunConfig, make_jobs, run_jobs
-    from benchmarks.solver_plan import parse_solver_list, plan_solvers
-    from benchmarks.report import write_outputs
-    from benchmarks.suites import get_suite, select_instances
+    from mobius.benchmarks.agreement import check_agreement, errors_of
+    from mobius.benchmarks.harness import RunConfig, make_jobs, run_jobs
+    from mobius.benchmarks.solver_plan import parse_solver_list, plan_solvers
+    from mobius.benchmarks.report import write_outputs
+    from mobius.benchmarks.suites import get_suite, select_instances
 
     chosen = get_suite(suite)
     config = RunConfig(time_limit=chosen.time_limit if time_limit is None else time_limit, repeats=repeats,

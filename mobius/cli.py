@@ -32,8 +32,8 @@ except ImportError:  # older typer runs on click itself
     from click import Context
     from click import exceptions as click_errors
 
-from cpmodel.errors import InputError
-from dictionaries.errors import DictionaryError
+from mobius.cpmodel.errors import InputError
+from mobius.dictionaries.errors import DictionaryError
 from mobius import bench_cli, clues_cli, crossword_cli, instance_cli, pack_cli, render_cli, slider_cli
 from mobius.error_line import error_line
 from mobius.exits import EXIT_BAD_INPUT, EXIT_INTERRUPTED

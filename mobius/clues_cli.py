@@ -2,7 +2,7 @@
 
 Covers: reading a `WORD<TAB>clue` file (the form `--clues FILE` merges into
 packs; a bad line is one error, exit 2), flagging each clue that breaks a
-rule (`dictionaries.clue_check.clue_flags`: too long, cut off, giving the
+rule (`mobius.dictionaries.clue_check.clue_flags`: too long, cut off, giving the
 answer away, a blocked term, an answer outside the `en` list or under the
 packs' default score), one line a flag as `FILE:LINE: WORD: rule — clue`,
 and the exit code: 0 when no clue is flagged, 1 when any is. Leaves out:
@@ -28,8 +28,8 @@ def check(
     spelling: SpellingOpt = Spelling.american,
 ) -> None:
     """Flag every clue that breaks a rule, one line each; exit 1 if any is flagged, 0 if none."""
-    from dictionaries.clue_check import clue_flags, clue_rules
-    from generators.crossword.clues import numbered_clue_lines
+    from mobius.dictionaries.clue_check import clue_flags, clue_rules
+    from mobius.generators.crossword.clues import numbered_clue_lines
 
     lines = numbered_clue_lines(clue_file)
     rules = clue_rules(spelling.value)

@@ -9,11 +9,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from cpmodel.crossword.grid import read_grid
-from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
-from cpmodel.crossword.render import render_grid, render_lights
-from cpmodel.errors import InputError
-from cpmodel.solver import Status, get_solver, parse_spec, require_usable, stats_text
+from mobius.cpmodel.crossword.grid import read_grid
+from mobius.cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
+from mobius.cpmodel.crossword.render import render_grid, render_lights
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.solver import Status, get_solver, parse_spec, require_usable, stats_text
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.options import time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, Spelling, SpellingOpt, clue_options
@@ -72,11 +72,11 @@ def fill_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Fill GRID from a word list. Exit 0 filled, 1 no fill exists, 2 bad input, 3 timeout, 4 internal error."""
-    from cpmodel.crossword.problem import FillProblem, FillRules
-    from cpmodel.crossword.verify import verify
-    from generators.cache import word_source
-    from generators.crossword.clues import load_bank
-    from generators.crossword.fill_words import WordUse, fill_words
+    from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+    from mobius.cpmodel.crossword.verify import verify
+    from mobius.generators.cache import word_source
+    from mobius.generators.crossword.clues import load_bank
+    from mobius.generators.crossword.fill_words import WordUse, fill_words
 
     g = read_grid(grid, surface)
     options = clue_options(clues, no_clues, ban, allow)

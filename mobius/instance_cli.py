@@ -4,7 +4,7 @@ XCSP3 or DIMACS CNF for other solvers.
 Covers: the one command (registered in `mobius.cli`), which reads GRID (a
 grid file, with `--dict` and the fill rules) or BOARD (a preset or board
 file; chosen when `--start` is given, with `--horizon`), asks
-`cpmodel.instances` for the text and writes it atomically to `--out` (an
+`mobius.cpmodel.instances` for the text and writes it atomically to `--out` (an
 existing file only with `--force`, checked before any work); bad
 input is an `InputError` (one line, exit 2, printed by `mobius.cli.main`).
 Leaves out: the encodings themselves (`cpmodel/instances/`).
@@ -17,8 +17,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
-from cpmodel.files import write_atomic
+from mobius.cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
+from mobius.cpmodel.files import write_atomic
 from mobius.options import check_out_file
 
 FormatOpt = Annotated[str, typer.Option(
@@ -51,8 +51,8 @@ def export_instance(
 ) -> None:
     """Write GRID or BOARD as an instance file others can run."""
     # Imported here: the writers load OR-Tools and sympy, which the other commands need not wait for.
-    from cpmodel.errors import InputError
-    from cpmodel.instances import FORMATS, first_horizon, slider_instance
+    from mobius.cpmodel.errors import InputError
+    from mobius.cpmodel.instances import FORMATS, first_horizon, slider_instance
 
     check_out_file(out, force)  # before the work, which can take a while on a large grid
     if fmt not in FORMATS:
@@ -72,10 +72,10 @@ def export_instance(
 
 def _crossword_text(grid_path: str, fmt: str, dictionary: str, surface: str | None, min_length: int,
                     min_score: int, allow_repeats: bool, full_tables: bool) -> str:
-    from cpmodel.crossword.grid import read_grid
-    from cpmodel.crossword.problem import FillProblem, FillRules
-    from cpmodel.instances import crossword_instance
-    from dictionaries import load
+    from mobius.cpmodel.crossword.grid import read_grid
+    from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+    from mobius.cpmodel.instances import crossword_instance
+    from mobius.dictionaries import load
 
     grid = read_grid(grid_path, surface)
     words = load(dictionary, min_score=min_score)

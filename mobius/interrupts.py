@@ -11,7 +11,7 @@ cannot break the process's exit with a traceback. A signal whose
 disposition the process inherited as ignored (`nohup`, a background job)
 stays ignored.
 
-Leaves out: killing children (`cpmodel.processes` and the code that owns
+Leaves out: killing children (`mobius.cpmodel.processes` and the code that owns
 them) and the exit codes (`mobius.exits`). Only the main thread sees
 signals; a signal before the interpreter has run this module (its first
 few milliseconds) keeps the system's default action.

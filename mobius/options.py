@@ -20,7 +20,7 @@ from typing import Any
 
 import typer
 
-from cpmodel.errors import InputError
+from mobius.cpmodel.errors import InputError
 
 # A time limit longer than a day is a typo.
 MAX_TIME_LIMIT_S = 86400.0

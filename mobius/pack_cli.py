@@ -5,10 +5,10 @@ worker number is refused at once), checking what can be checked before the
 pack directory is touched (dictionary, board, pattern size, executor), the
 progress bar, and interruptions: Ctrl-C or SIGTERM at any moment prints one
 line and keeps every finished puzzle for `--resume` (the workers ignore
-SIGINT and die with this process). A pack refused by `generators.pack`
+SIGINT and die with this process). A pack refused by `mobius.generators.pack`
 (another run holds it, its inputs changed) is one line, exit 2; a puzzle
 failing its independent check, a bug, one line, exit 4. Leaves out: building packs
-(`generators.pack`) and what a puzzle is (`generators.*_pack`).
+(`mobius.generators.pack`) and what a puzzle is (`generators.*_pack`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cpmodel.errors import InputError
+from mobius.cpmodel.errors import InputError
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED
 from mobius.interrupts import interruption, settle
 from mobius.options import MAX_TIME_LIMIT_S, finite, one_line, time_limit_option
@@ -89,7 +89,7 @@ def say_skipped(groups: list[dict[str, Any]]) -> None:
 
 
 def _check_start(spec: Any, out: Path, resume: bool, force: bool) -> None:
-    from generators.pack import PackError, check_start
+    from mobius.generators.pack import PackError, check_start
 
     try:
         check_start(spec, out, resume=resume, force=force)
@@ -102,8 +102,8 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
     """Build the pack; `notes` are said once the run has its folder (a refused run says its one line only)."""
     from rich.console import Console
 
-    from generators.executors import ClusterError
-    from generators.pack import PackError, VerificationError, build_pack
+    from mobius.generators.executors import ClusterError
+    from mobius.generators.pack import PackError, VerificationError, build_pack
 
     command = " ".join(["mobius", *(shlex.quote(_text_of(arg)) for arg in sys.argv[1:])])
     console = Console(stderr=True)
@@ -132,7 +132,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         f"manifest: {_text_of(str(out / 'manifest.json'))}")
     say_skipped(manifest.get("skipped_exports", []))
     if spec.kind == "crossword":
-        from generators.crossword.quality import difficulty_line, pack_quality, summary_line
+        from mobius.generators.crossword.quality import difficulty_line, pack_quality, summary_line
 
         quality = pack_quality([puzzles[i] for i in sorted(puzzles)])
         say(summary_line(quality))
@@ -193,8 +193,8 @@ def _given(**options: Any) -> dict[str, Any]:
 
 def _check_patterns(spec: Any) -> None:
     """The grid size and rules admit a pattern: found out here, not in a worker."""
-    from generators.crossword.pattern_rules import PatternError
-    from generators.crossword.patterns import generate_pattern
+    from mobius.generators.crossword.pattern_rules import PatternError
+    from mobius.generators.crossword.patterns import generate_pattern
 
     try:
         generate_pattern(spec.pattern_spec(), spec.seed)
@@ -257,10 +257,10 @@ def crossword_command(
     force: ForceOpt = False,
 ) -> None:
     """Generate crosswords: distinct patterns on the surface, filled, polished and verified."""
-    from cpmodel.solver import get_solver
-    from cpmodel.surface import surface as find_surface
-    from generators.crossword.pack import CrosswordPackSpec
-    from generators.puzzles import Credits
+    from mobius.cpmodel.solver import get_solver
+    from mobius.cpmodel.surface import surface as find_surface
+    from mobius.generators.crossword.pack import CrosswordPackSpec
+    from mobius.generators.puzzles import Credits
 
     try:
         surface_name = find_surface(surface).name
@@ -304,9 +304,9 @@ def slider_command(
     force: ForceOpt = False,
 ) -> None:
     """Generate slider puzzles with exact optimal lengths and their solutions."""
-    from cpmodel.solver import get_solver
-    from generators.puzzles import Credits
-    from generators.slider.pack import SliderPackSpec, parse_depths
+    from mobius.cpmodel.solver import get_solver
+    from mobius.generators.puzzles import Credits
+    from mobius.generators.slider.pack import SliderPackSpec, parse_depths
 
     from mobius.progress import Phases, table_progress
 

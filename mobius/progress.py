@@ -6,7 +6,7 @@ there per phase (its name, what it is at, how far, elapsed and remaining
 time); otherwise a line on stdout when a phase starts and one when it ends
 with its time, so logs and pipes show where the time went. Stdout, because
 stderr stays for errors and warnings: bad input is still one line there. And `table_progress`,
-which turns a pattern-table build's reports (`cpmodel.slider.pdb_build`)
+which turns a pattern-table build's reports (`mobius.cpmodel.slider.pdb_build`)
 into phases: one per tile group, advanced level by level.
 
 Leaves out: what the phases do (the commands and generators) and the pack's

@@ -6,7 +6,7 @@ format asked (`html`: the player page, standing alone; `svg`: the printable
 picture, with `--solution` the filled grid) and writing the file
 atomically. Without `--out` the file goes beside the puzzle, but never over
 an existing one: beside a pack's puzzle that is the pack's own page. Leaves
-out: the formats themselves (`generators.export`) and whole packs
+out: the formats themselves (`mobius.generators.export`) and whole packs
 (`mobius pack`).
 """
 
@@ -18,8 +18,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cpmodel.errors import InputError
-from cpmodel.inputs import shown
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import shown
 
 
 class Format(str, Enum):
@@ -37,8 +37,8 @@ def render(
     solution: Annotated[bool, typer.Option("--solution", help="svg only: draw the filled grid.")] = False,
 ) -> None:
     """Render one puzzle as a self-contained HTML player page or as SVG."""
-    from cpmodel.files import write_atomic
-    from generators.puzzles import read_puzzle_file
+    from mobius.cpmodel.files import write_atomic
+    from mobius.generators.puzzles import read_puzzle_file
 
     puzzle = read_puzzle_file(puzzle_file)
     target = out or _default_target(puzzle_file, fmt, solution)
@@ -55,8 +55,8 @@ def _default_target(puzzle_file: Path, fmt: Format, solution: bool) -> Path:
 
 
 def _rendered(puzzle: dict[str, Any], fmt: Format, solution: bool, source: str) -> str:
-    from generators.export.html import html_page
-    from generators.export.svg import crossword_svg, slider_svg
+    from mobius.generators.export.html import html_page
+    from mobius.generators.export.svg import crossword_svg, slider_svg
 
     if solution and (fmt is Format.HTML or puzzle["kind"] == "slider"):
         raise InputError("--solution applies to crossword SVG only (the player page can reveal the answers)",

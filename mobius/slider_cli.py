@@ -9,13 +9,13 @@ independent `verify` rejects (details on stderr; such moves are never
 printed). BOARD is a preset name or a board file everywhere; a state is
 given inline or as @FILE (a 10⁵-vertex state does not fit in one command-line
 argument). The solvers keep their tables in the user's cache
-(`generators.cache`); `prepare` builds them up front, a phase per tile group
+(`mobius.generators.cache`); `prepare` builds them up front, a phase per tile group
 shown level by level (a bar on a terminal, a line at each phase's start and
 end elsewhere) (exit 0 built, 3 stopped at its time limit, 130 interrupted —
 both keep what was built); `prepare --verify` re-checks them completely
-(checksum, then entries against true distances: `cpmodel.slider.table_check`)
+(checksum, then entries against true distances: `mobius.cpmodel.slider.table_check`)
 and exits 5 after removing tables that fail. Leaves out: modelling, solvability and solving, which live in
-`cpmodel.slider`.
+`mobius.cpmodel.slider`.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
-from cpmodel.deadline import DeadlineExceeded, deadline_of
-from cpmodel.errors import InputError
-from cpmodel.inputs import read_text_bounded
-from cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
-from cpmodel.solver import (
+from mobius.cpmodel.deadline import DeadlineExceeded, deadline_of
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import read_text_bounded
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
+from mobius.cpmodel.solver import (
     Solver,
     SolveResult,
     Status,
@@ -44,10 +44,10 @@ from mobius.options import time_limit_option
 from mobius.interrupts import interruption
 
 if TYPE_CHECKING:  # the group module loads sympy and networkx: only the commands that need it import it
-    from cpmodel.slider.board import Board, State
-    from cpmodel.slider.group import BoardFacts
-    from cpmodel.slider.heuristics import Partition
-    from cpmodel.store import TableStore
+    from mobius.cpmodel.slider.board import Board, State
+    from mobius.cpmodel.slider.group import BoardFacts
+    from mobius.cpmodel.slider.heuristics import Partition
+    from mobius.cpmodel.store import TableStore
 
 app = typer.Typer(help="Slider puzzles on any graph.", no_args_is_help=True, rich_markup_mode=None)
 
@@ -86,8 +86,8 @@ def build_problem(board_spec: str, start: str, goal: str | None, blanks: int) ->
 def choose_solver(spec: str | None, blanks: int) -> Solver:
     """The solver named by `spec` (``name`` or ``name:key=value,…``) or the default for `blanks`,
     keeping its tables in the user's cache."""
-    from cpmodel.store import attach_tables  # numpy: loaded only by the commands that solve
-    from generators.cache import user_store
+    from mobius.cpmodel.store import attach_tables  # numpy: loaded only by the commands that solve
+    from mobius.generators.cache import user_store
 
     return attach_tables(get_solver("slider", spec or default_slider_solver(blanks)), user_store())
 
@@ -169,8 +169,8 @@ def solve_command(
     as_json: JsonOpt = False,
 ) -> None:
     """Solve a slider puzzle. Exit 0 solved, 1 unreachable, 2 bad input, 3 timeout, 4 internal error."""
-    from cpmodel.slider.group import is_reachable
-    from cpmodel.slider.verify import verify
+    from mobius.cpmodel.slider.group import is_reachable
+    from mobius.cpmodel.slider.verify import verify
 
     problem = build_problem(board, start, goal, blanks)
     engine = choose_solver(solver, blanks)
@@ -216,7 +216,7 @@ def solve_all_command(
 ) -> None:
     """Solve every start of STARTS (one blank), mapping the pattern tables once for the whole run.
     Exit 0 all solved, 1 some unreachable, 3 some timed out, 4 internal error."""
-    from cpmodel.slider.batch import solve_all
+    from mobius.cpmodel.slider.batch import solve_all
 
     began = time.perf_counter()
     shape = load_board(board)
@@ -271,7 +271,7 @@ def start_lines(path: str) -> list[tuple[int, str]]:
 @app.command("check")
 def check_command(board: BoardArg, start: StartOpt, goal: GoalOpt = None, as_json: JsonOpt = False) -> None:
     """Decide without search whether the goal is reachable (one blank). Exit 0 reachable, 1 not."""
-    from cpmodel.slider.group import is_reachable
+    from mobius.cpmodel.slider.group import is_reachable
 
     reachable, reason = is_reachable(build_problem(board, start, goal, blanks=1))
     emit({"reachable": reachable, "reason": reason}, as_json,
@@ -301,7 +301,7 @@ def facts_lines(label: str, facts: BoardFacts) -> list[str]:
 @app.command("inspect")
 def inspect_command(board: BoardArg, as_json: JsonOpt = False) -> None:
     """Facts about BOARD: size, 2-connectivity, bipartiteness, blocks, puzzle group, components, preset twins."""
-    from cpmodel.slider.group import inspect
+    from mobius.cpmodel.slider.group import inspect
 
     loaded = load_board(board)
     facts = inspect(loaded)
@@ -326,9 +326,9 @@ def prepare_command(
 ) -> None:
     """Build the pattern databases of BOARD into the cache, showing each group's build level by level. An
     interrupted build (Ctrl-C, the time limit) keeps what it did; the same command continues it."""
-    from generators.cache import user_cache_dir, user_store
+    from mobius.generators.cache import user_cache_dir, user_store
 
-    from cpmodel.slider.heuristics import check_engine, resolve_partition
+    from mobius.cpmodel.slider.heuristics import check_engine, resolve_partition
 
     check_engine(engine, "--engine")
     loaded = load_board(board)
@@ -351,7 +351,7 @@ def prepare_command(
 def _build_tables(board: Board, goal: State, groups: Partition, engine: str, store: TableStore,
                   time_limit: float | None) -> str:
     """Load or build the tables, a phase per group; the heuristic's name."""
-    from cpmodel.slider.heuristics import make_heuristic
+    from mobius.cpmodel.slider.heuristics import make_heuristic
     from mobius.progress import Phases, table_progress
 
     with Phases() as phases:
@@ -374,7 +374,7 @@ def _verified(board: Board, goal: State, groups: Partition, engine: str, store: 
               missing_ok: bool) -> bool | None:
     """Check the stored tables completely and print what was checked; a failed entry is removed so the next
     `prepare` rebuilds it. True when sound, False when not; None when not built yet (with `missing_ok`)."""
-    from cpmodel.slider.table_check import verify_stored
+    from mobius.cpmodel.slider.table_check import verify_stored
 
     report = verify_stored(board, goal, groups, engine, store)
     if report.missing and missing_ok:

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cpmodel.errors import InputError
+from mobius.cpmodel.errors import InputError
 
 CluesOpt = Annotated[Optional[Path], typer.Option(
     "--clues", help="WORD<TAB>clue file: adds to the embedded clues, replacing a listed word's.")]
@@ -30,8 +30,8 @@ AllowOpt = Annotated[Optional[Path], typer.Option(
 
 def clue_options(clues: Path | None, no_clues: bool, ban: Path | None, allow: Path | None) -> dict[str, Any]:
     """The clue, ban and allow fields of a crossword spec from the command-line options."""
-    from dictionaries import read_word_set
-    from generators.crossword.clues import read_clue_file
+    from mobius.dictionaries import read_word_set
+    from mobius.generators.crossword.clues import read_clue_file
 
     if clues is not None and no_clues:
         raise InputError("--clues FILE and --no-clues contradict each other; give one")

@@ -2,7 +2,7 @@
 through the CLI: whatever the input, the tool ends with a documented exit code
 and, when it refuses the input (exit 2), exactly one line on stderr and no
 traceback. Bounded: a few seconds each (the long run is
-`python -m benchmarks.fuzz_cli`, reported in benchmarks/RESULTS.md).
+`python -m mobius.benchmarks.fuzz_cli`, reported in benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.fuzz_cli import CONTROL, GRID_TEXT, QXW_TEXT, TINY_GRID, run_in_process
+from mobius.benchmarks.fuzz_cli import CONTROL, GRID_TEXT, QXW_TEXT, TINY_GRID, run_in_process
 
 FUZZ = settings(max_examples=30, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -16,9 +16,9 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from benchmarks.fuzz_cli import run_in_process
-from cpmodel.slider.board import circle_points
-from cpmodel.slider.drawing import closest_pair, drawn_layout, normalised, separated
+from mobius.benchmarks.fuzz_cli import run_in_process
+from mobius.cpmodel.slider.board import circle_points
+from mobius.cpmodel.slider.drawing import closest_pair, drawn_layout, normalised, separated
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,8 +66,8 @@ def test_a_pack_from_an_edge_list_board_is_finished(tmp_path: Path) -> None:
 
 
 def test_a_puzzle_file_without_a_layout_is_drawn_as_a_pack_draws_it(tmp_path: Path) -> None:
-    from cpmodel.slider.board import SliderProblem, default_goal, load_board
-    from generators.puzzles import slider_puzzle
+    from mobius.cpmodel.slider.board import SliderProblem, default_goal, load_board
+    from mobius.generators.puzzles import slider_puzzle
 
     board = tmp_path / "squares.txt"
     board.write_text(EDGE_LIST)
@@ -89,7 +89,7 @@ def test_the_pack_board_is_drawn_before_the_first_job(tmp_path: Path, name: str,
     """The drawn layout is part of the spec, so every puzzle and the manifest carry the same one."""
     board = tmp_path / name
     board.write_text(text)
-    from generators.slider.pack import SliderPackSpec
+    from mobius.generators.slider.pack import SliderPackSpec
 
     spec = SliderPackSpec(count=2, board=str(board), depth_min=3, depth_max=4)
     assert spec.load_board().layout == drawn_layout(7, spec.load_board().edges)
@@ -255,7 +255,7 @@ def test_bench_help_shows_instance_patterns_and_why_to_quote_them() -> None:
 
 
 def test_stats_lines_print_counts_as_whole_numbers() -> None:
-    from cpmodel.solver import stats_text
+    from mobius.cpmodel.solver import stats_text
 
     assert stats_text({"nodes": 12.0, "conflicts": 3, "setup_s": 0.25, "deterministic_time": 1.23456}) == \
         "nodes=12 conflicts=3 setup_s=0.250 deterministic_time=1.235"
@@ -264,8 +264,8 @@ def test_stats_lines_print_counts_as_whole_numbers() -> None:
 # --- the fault family --------------------------------------------------------------------------------
 
 def test_the_inputs_fault_family_is_found_and_judges_runs(tmp_path: Path) -> None:
-    from benchmarks.faults import discover
-    from benchmarks.faults.inputs import judge
+    from mobius.benchmarks.faults import discover
+    from mobius.benchmarks.faults.inputs import judge
 
     family = discover()["inputs"]
     assert family.NAME == "inputs" and family.DESCRIPTION

@@ -10,7 +10,7 @@ from typing import BinaryIO
 
 import pytest
 
-from cpmodel.files import write_atomic
+from mobius.cpmodel.files import write_atomic
 
 
 def current_umask() -> int:

@@ -1,4 +1,4 @@
-"""The input gate (`cpmodel.inputs`) and hard deadlines (`cpmodel.deadline`)."""
+"""The input gate (`mobius.cpmodel.inputs`) and hard deadlines (`mobius.cpmodel.deadline`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cpmodel.deadline import ChildFailed, call_before
-from cpmodel.errors import InputError
-from cpmodel.inputs import (
+from mobius.cpmodel.deadline import ChildFailed, call_before
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import (
     check_digits,
     json_depth,
     loads_json_bounded,

@@ -25,7 +25,7 @@ from typing import Any
 import psutil
 import pytest
 
-from benchmarks.faults.signals import (
+from mobius.benchmarks.faults.signals import (
     PACK,
     PREPARE,
     Ending,

@@ -1,4 +1,4 @@
-"""`cpmodel.processes`: a killed child takes everything it started along, and
+"""`mobius.cpmodel.processes`: a killed child takes everything it started along, and
 children die with a parent killed by SIGKILL (real processes, a second each)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from cpmodel.processes import ended, kill_tree, spawn
+from mobius.cpmodel.processes import ended, kill_tree, spawn
 
 ROOT = Path(__file__).resolve().parents[1]
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
@@ -63,7 +63,7 @@ def test_ended_finds_what_an_exited_child_left_in_its_session() -> None:
 
 
 def test_a_spawned_program_dies_with_a_parent_killed_by_sigkill() -> None:
-    program = ("import sys; sys.path.insert(0, {root!r}); from cpmodel.processes import spawn; "
+    program = ("import sys; sys.path.insert(0, {root!r}); from mobius.cpmodel.processes import spawn; "
                "child = spawn({sleeper!r}); print(child.pid, flush=True); import time; time.sleep(60)")
     parent = subprocess.Popen([sys.executable, "-c", program.format(root=str(ROOT), sleeper=SLEEPER)],
                               stdout=subprocess.PIPE, text=True)
@@ -80,7 +80,7 @@ def test_a_spawned_program_dies_with_a_parent_killed_by_sigkill() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_a_forked_child_dies_with_a_parent_killed_by_sigkill() -> None:
-    program = ("import sys, time; sys.path.insert(0, {root!r}); from cpmodel.deadline import call_before; "
+    program = ("import sys, time; sys.path.insert(0, {root!r}); from mobius.cpmodel.deadline import call_before; "
                "call_before(lambda: time.sleep(60), float('inf'))")
     parent = subprocess.Popen([sys.executable, "-c", program.format(root=str(ROOT))])
     try:

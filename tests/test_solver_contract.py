@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.verify import verify as verify_fill
-from cpmodel.errors import InputError
-from cpmodel.slider.board import SliderProblem, default_goal, preset
-from cpmodel.slider.verify import verify as verify_moves
-from cpmodel.solver import (
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.verify import verify as verify_fill
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, preset
+from mobius.cpmodel.slider.verify import verify as verify_moves
+from mobius.cpmodel.solver import (
     MAX_OPTION_CHARS,
     Solver,
     Status,
@@ -27,7 +27,7 @@ from cpmodel.solver import (
     solver_names,
     spec_of,
 )
-from dictionaries import from_words
+from mobius.dictionaries import from_words
 
 ROOT = Path(__file__).resolve().parents[1]
 GRID = ROOT / "generators" / "examples" / "mobius-8x4.txt"

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 HEAVY = ("ortools", "sympy", "matplotlib", "numpy", "networkx", "rich", "jsonschema", "dask",
-         "cpmodel.crossword.propagation", "cpmodel.crossword.reference", "cpmodel.crossword.cpsat", "cpmodel.slider.search", "benchmarks.harness")
+         "mobius.cpmodel.crossword.propagation", "mobius.cpmodel.crossword.reference", "mobius.cpmodel.crossword.cpsat", "mobius.cpmodel.slider.search", "mobius.benchmarks.harness")
 
 GRID = Path(__file__).resolve().parents[1] / "generators" / "examples" / "mobius-8x4.txt"
 
@@ -41,7 +41,7 @@ def test_the_probe_can_fail() -> None:
 
 
 def test_bench_help_names_every_suite() -> None:
-    from benchmarks.suites import SUITES
+    from mobius.benchmarks.suites import SUITES
     from mobius.bench_cli import SUITE_NAMES
 
     assert list(SUITE_NAMES) == list(SUITES)
@@ -53,5 +53,5 @@ def test_a_qxw_fill_loads_no_benchmark_module() -> None:
                           f"result = CliRunner().invoke(app, ['crossword', 'fill', {str(GRID)!r},"
                           " '--solver', 'qxw', '--time-limit', '60'])\n"
                           "assert 'by qxw' in result.output, result.output")
-    assert "cpmodel.crossword.qxw" in loaded
+    assert "mobius.cpmodel.crossword.qxw" in loaded
     assert not [name for name in loaded if name.split(".")[0] == "benchmarks"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cpmodel.surface import SURFACES, Direction, Glue, step, surface
+from mobius.cpmodel.surface import SURFACES, Direction, Glue, step, surface
 
 SIZES = [(w, h) for w in range(1, 7) for h in range(1, 7)]
 

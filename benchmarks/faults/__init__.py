@@ -1,4 +1,4 @@
-"""Fault injection from outside: the long cases of the fault suite, run as `python -m benchmarks.faults`.
+"""Fault injection from outside: the long cases of the fault suite, run as `python -m mobius.benchmarks.faults`.
 
 Covers: a registry of fault families (`FAMILIES`), each a module of this
 package exposing ``NAME`` (a short word), ``DESCRIPTION`` (one line) and

@@ -1,4 +1,4 @@
-"""`python -m benchmarks.faults [--family NAME ...] [--cases N] [--seed S]`: run the fault families, print tables.
+"""`python -m mobius.benchmarks.faults [--family NAME ...] [--cases N] [--seed S]`: run the fault families, print tables.
 
 Exit code 1 when any case ended wrongly (its rows are printed with their detail).
 """
@@ -11,7 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.faults import discover, run_family
+from mobius.benchmarks.faults import discover, run_family
 
 
 def main() -> int:

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.faults import Outcome
+from mobius.benchmarks.faults import Outcome
 
 NAME = "cache"
 DESCRIPTION = ("one bit flipped at a random offset of a table-cache file (or malformed metadata), then "
@@ -62,8 +62,8 @@ class Kind:
 
 def grid3_starts(count: int, seed: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     """`count` seeded starts of the 3×3 at 20 moves or more, with their lengths from a BFS over every state."""
-    from cpmodel.slider.board import default_goal, preset
-    from cpmodel.slider.reference_pdb import distance_table
+    from mobius.cpmodel.slider.board import default_goal, preset
+    from mobius.cpmodel.slider.reference_pdb import distance_table
 
     board = preset("grid:3x3")
     goal = default_goal(board)
@@ -84,7 +84,7 @@ def _unrank(rank: int, n: int) -> tuple[int, ...]:
 
 def korf_starts(numbers: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Korf's instances by number (1-based) with their published optimal lengths."""
-    from benchmarks.datasets import korf_table
+    from mobius.benchmarks.datasets import korf_table
 
     return tuple(korf_table()[number - 1] for number in numbers)
 
@@ -118,7 +118,7 @@ def mobius(args: list[str], cache: Path, timeout: float) -> subprocess.Completed
 
 
 def cache_of(home: Path) -> Path:
-    """The table cache under the XDG cache home `home` (as `generators.cache` names it)."""
+    """The table cache under the XDG cache home `home` (as `mobius.generators.cache` names it)."""
     return home / "mobius-puzzles"
 
 
@@ -170,7 +170,7 @@ def flip_bit(path: Path, rng: random.Random) -> str:
 def _restamped(path: Path, change: Callable[[dict[str, Any]], Any]) -> None:
     """Rewrite the metadata at `path` changed by `change`, with a checksum that matches the change, so only
     the check of the metadata's types and values can refuse it."""
-    from cpmodel.store import DirectoryStore
+    from mobius.cpmodel.store import DirectoryStore
 
     metadata = json.loads(path.read_text(encoding="utf-8"))
     del metadata["checksum"]

@@ -1,7 +1,7 @@
 """Fault family `inputs`: malformed input of every kind through every command, as real processes.
 
 Covers: seeded cases, each one `python -m mobius …` under the fuzzer's memory
-limit and timeout (`benchmarks.fuzz_cli.run_in_child`), of these kinds:
+limit and timeout (`mobius.benchmarks.fuzz_cli.run_in_child`), of these kinds:
 - `board-pack`: a random connected edge-list board with no layout (a bare
   edge list, or JSON without "layout"), sometimes mutated, packed by
   `mobius pack slider` — a finished pack must hold index.html, pack.pdf and
@@ -36,8 +36,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.faults import Outcome
-from benchmarks.fuzz_cli import (
+from mobius.benchmarks.faults import Outcome
+from mobius.benchmarks.fuzz_cli import (
     CONTROL,
     DOCUMENTED_EXITS,
     GENERATORS,

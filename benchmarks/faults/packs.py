@@ -46,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.faults import Outcome
+from mobius.benchmarks.faults import Outcome
 
 NAME = "packs"
 DESCRIPTION = ("pack directories: two runs at once, resume after a changed input, damaged puzzle files, "
@@ -119,7 +119,7 @@ def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
 def write_crossword_inputs(files: Path) -> dict[str, Path]:
     """A crossword pack's input files in `files`, by option: every input a resume must find unchanged
     (a word list, a clue file with a word the list lacks, a ban and an allow list)."""
-    from dictionaries import load
+    from mobius.dictionaries import load
 
     inputs = {"--dict": files / "words.txt", "--clues": files / "clues.tsv", "--ban": files / "ban.txt",
               "--allow": files / "allow.txt"}
@@ -131,7 +131,7 @@ def write_crossword_inputs(files: Path) -> dict[str, Path]:
 
 
 def _make_reference(name: str, where: Path, seed: int) -> Kind:
-    from cpmodel.slider.board import load_board
+    from mobius.cpmodel.slider.board import load_board
 
     files = where / f"{name}-inputs"
     files.mkdir(parents=True, exist_ok=True)

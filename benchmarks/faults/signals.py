@@ -32,7 +32,7 @@ from pathlib import Path
 
 import psutil
 
-from benchmarks.faults import Outcome
+from mobius.benchmarks.faults import Outcome
 
 NAME = "signals"
 DESCRIPTION = ("SIGINT (to the group), SIGTERM, kill -9 at random moments of fill (every solver), "

@@ -9,7 +9,7 @@ all-different on the word variables of each length where repeats are
 forbidden. The tables are `tables.fill_tables`, i.e. after the project's
 AC-3 pre-pass. Search: dom/wdeg over the word variables, smallest id (best
 score) first, as the MiniZinc model asks of Gecode. Choco stops itself at
-the time limit; it runs in a forked child (`cpmodel.choco.run_choco`), killed
+the time limit; it runs in a forked child (`mobius.cpmodel.choco.run_choco`), killed
 on a Ctrl-C at once and past the limit by a grace, and a Choco out of memory
 is ERROR with a note saying so.
 
@@ -30,10 +30,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
-from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
-from cpmodel.crossword.tables import FillTables
-from cpmodel.solver import Status, option
+from mobius.cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
+from mobius.cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
+from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.solver import Status, option
 
 # Choco's all-different propagators: bound consistency is cheap but blind on
 # word ids (their domains are scattered), full arc consistency (Régin) costs

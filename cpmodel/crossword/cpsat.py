@@ -39,13 +39,13 @@ from typing import ClassVar
 import numpy as np
 from ortools.sat.python import cp_model
 
-from cpmodel.crossword.lights import Light
-from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.crossword.propagation import ALPHABET, LastMemo, candidate_words
-from cpmodel.crossword.tables import letter_codes, set_bits
-from cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
-from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
-from cpmodel.surface import Cell
+from mobius.cpmodel.crossword.lights import Light
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.crossword.propagation import ALPHABET, LastMemo, candidate_words
+from mobius.cpmodel.crossword.tables import letter_codes, set_bits
+from mobius.cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
+from mobius.cpmodel.surface import Cell
 
 PREPASSES = ("ac3", "none")
 # CP-SAT's own ceiling on parallel workers is far above any machine here;

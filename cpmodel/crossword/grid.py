@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cpmodel.errors import InputError
-from cpmodel.inputs import loads_json_bounded, read_text_bounded, shown, text_lines
-from cpmodel.surface import SURFACES, Cell, Surface, surface
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import loads_json_bounded, read_text_bounded, shown, text_lines
+from mobius.cpmodel.surface import SURFACES, Cell, Surface, surface
 
 WHITE, BLOCK = ".", "#"
 BAR_CHARS = {".": (False, False), "|": (True, False), "_": (False, True), "+": (True, True)}

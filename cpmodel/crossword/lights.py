@@ -1,7 +1,7 @@
 """Lights (slots) of a crossword grid on any surface, and their numbering.
 
 Covers: the maximal runs of white cells across and down, followed through the
-glue with `cpmodel.surface.step` and stopped by blocks, bars and borders; the
+glue with `mobius.cpmodel.surface.step` and stopped by blocks, bars and borders; the
 cells of each light in reading order, its seam crossings; which light
 positions share a cell (crossings); unchecked cells; clue numbering.
 
@@ -12,7 +12,7 @@ start. It is kept as a *cyclic* light that is read from its cell that comes
 first in reading order of the unfolded rectangle (top row first, then left to
 right) and is numbered there like any other light.
 
-Leaves out: the surface geometry itself (asked of `cpmodel.surface`), words
+Leaves out: the surface geometry itself (asked of `mobius.cpmodel.surface`), words
 and fills.
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from cpmodel.crossword.grid import BLOCK, Grid
-from cpmodel.surface import Cell, Direction, Step, Surface, step
+from mobius.cpmodel.crossword.grid import BLOCK, Grid
+from mobius.cpmodel.surface import Cell, Direction, Step, Surface, step
 
 ACROSS, DOWN = "across", "down"
 DIRECTIONS = {ACROSS: Direction.RIGHT, DOWN: Direction.DOWN}

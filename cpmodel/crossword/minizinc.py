@@ -3,7 +3,7 @@
 Covers: `GecodeFillSolver`. The model is written once, in
 `cpmodel/models/crossword.mzn` (a table constraint per light over its word
 id and letters, all-different on the word ids of each length where repeats
-are forbidden); the instance is its .dzn data (`cpmodel.instances.minizinc`),
+are forbidden); the instance is its .dzn data (`mobius.cpmodel.instances.minizinc`),
 built from `tables.fill_tables`, i.e. after the project's own AC-3 pre-pass,
 as the CP-SAT model's tables are. The `minizinc` program (Debian's package,
 whose Gecode backend is `flatzinc`) runs it with the time limit (what the
@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
-from cpmodel.crossword.tables import FillTables
-from cpmodel.instances.minizinc import crossword_dzn, model_text
-from cpmodel.minizinc import find_minizinc, minizinc_refusal, run_minizinc
-from cpmodel.solver import Status, option
+from mobius.cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
+from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.instances.minizinc import crossword_dzn, model_text
+from mobius.cpmodel.minizinc import find_minizinc, minizinc_refusal, run_minizinc
+from mobius.cpmodel.solver import Status, option
 
 # MiniZinc's name for the backend: Debian's Gecode.
 MINIZINC_SOLVER = "gecode"

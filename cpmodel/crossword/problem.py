@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from cpmodel.crossword.grid import Grid
-from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, Lights, find_lights
-from cpmodel.errors import InputError
-from cpmodel.surface import Cell
-from dictionaries import WordList
+from mobius.cpmodel.crossword.grid import Grid
+from mobius.cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, Lights, find_lights
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.surface import Cell
+from mobius.dictionaries import WordList
 
 Fill = dict[Cell, str]  # a letter A-Z for every white cell that lies in a light
 

@@ -39,9 +39,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.deadline import check_deadline
-from dictionaries import WordList
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.deadline import check_deadline
+from mobius.dictionaries import WordList
 
 # The letters of every word list and grid (lists are upper-cased A-Z words).
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -89,7 +89,7 @@ class LengthIndex:
     def from_parts(cls, ranked: tuple[str, ...], scores: tuple[int, ...],
                    masks: tuple[tuple[int, ...], ...]) -> LengthIndex:
         """The index whose ranked words, scores and masks another built (a stored index,
-        `cpmodel.crossword.word_cache`): nothing is ranked or counted again."""
+        `mobius.cpmodel.crossword.word_cache`): nothing is ranked or counted again."""
         index = cls.__new__(cls)
         index._fill(ranked, scores, masks)
         return index

@@ -11,11 +11,11 @@ WORD`` (i counts the deck's light lines from 0), then a ``# ENTRY`` line,
 and exits with status 4 and "No fill found" on stderr when the lights
 cannot be filled (checked against Qxw release 20200708, Debian package
 `qxw`). `deck` writes one, `parse_qxw_output` reads the words back; the
-pack's deck export (`generators.export.qxw`) uses the same two.
+pack's deck export (`mobius.generators.export.qxw`) uses the same two.
 
 `QxwSolver` writes the problem's lights as a deck, writes the allowed words
 to a temporary list, runs Qxw under the time limit (killed on overrun →
-TIMEOUT, on an interruption, and with this process: `cpmodel.processes`),
+TIMEOUT, on an interruption, and with this process: `mobius.cpmodel.processes`),
 and reads the words back into a `Fill`. Exit status 0 = filled, 4 = no fill
 (→ UNSAT), anything else → ERROR. Its fills are verified like any other
 solver's. Where Qxw is not installed `available()` says so; a problem it
@@ -39,7 +39,7 @@ What it cannot map:
   differ only by timing noise.
 
 Leaves out: Qxw's answer treatments and per-light patterns, its `.qxw` save
-files (read in `cpmodel.crossword.grid`), and any search counters (Qxw prints none in batch mode; `stats` carries sizes and the exit
+files (read in `mobius.cpmodel.crossword.grid`), and any search counters (Qxw prints none in batch mode; `stats` carries sizes and the exit
 status).
 """
 
@@ -55,11 +55,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from cpmodel.crossword.lights import Light
-from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.processes import ended, spawn
-from cpmodel.solver import SolveResult, SolverBase, Status, option
-from cpmodel.surface import Cell
+from mobius.cpmodel.crossword.lights import Light
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.processes import ended, spawn
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
+from mobius.cpmodel.surface import Cell
 
 # Debian installs the program as /usr/games/qxw, a directory often not on PATH.
 QXW_CANDIDATES = ("qxw", "/usr/games/qxw")

@@ -28,11 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.crossword.propagation import (Network, State, Wipeout, ac3, build_network, exclude_word,
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.crossword.propagation import (Network, State, Wipeout, ac3, build_network, exclude_word,
                                            initial_domains, length_index, revise)
-from cpmodel.deadline import DeadlineExceeded
-from cpmodel.solver import SolveResult, SolverBase, Status, option
+from mobius.cpmodel.deadline import DeadlineExceeded
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
 
 # Luby restarts allow unit × luby(i) backtracks in run i. A hundred lets a run
 # get past the first few levels of a 15×15 grid; smaller units thrash.

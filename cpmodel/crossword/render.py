@@ -1,16 +1,16 @@
 """Plain-text pictures of a grid on its surface, with seam markers.
 
 Covers: the unfolded rectangle (blocks, letters, bars) with, at each glued
-edge, where the row or column continues — asked of `cpmodel.surface.step`,
+edge, where the row or column continues — asked of `mobius.cpmodel.surface.step`,
 never re-derived — and the list of numbered lights. Leaves out: SVG/HTML
 pictures, which are exports of the pack layer.
 """
 
 from __future__ import annotations
 
-from cpmodel.crossword.grid import Grid
-from cpmodel.crossword.lights import ACROSS, Lights
-from cpmodel.surface import Direction, step
+from mobius.cpmodel.crossword.grid import Grid
+from mobius.cpmodel.crossword.lights import ACROSS, Lights
+from mobius.cpmodel.surface import Direction, step
 
 EMPTY_CELL = "."
 

@@ -29,12 +29,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.propagation import ALPHABET
-from cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
-from cpmodel.crossword.tables import FillTables
-from cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
-from cpmodel.solver import Status, option
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.propagation import ALPHABET
+from mobius.cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
+from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
+from mobius.cpmodel.solver import Status, option
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.tables import FillTables, fill_from_codes, fill_tables
-from cpmodel.deadline import DeadlineExceeded
-from cpmodel.solver import SolveResult, SolverBase, Status, option
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.tables import FillTables, fill_from_codes, fill_tables
+from mobius.cpmodel.deadline import DeadlineExceeded
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
 
 PREPASSES = ("ac3", "none")
 # What a backend answers: SOLVED with one letter code per cell of the

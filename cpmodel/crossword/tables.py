@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.crossword.propagation import ALPHABET, candidate_words
-from cpmodel.surface import Cell
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.crossword.propagation import ALPHABET, candidate_words
+from mobius.cpmodel.surface import Cell
 
 
 @dataclass(frozen=True)

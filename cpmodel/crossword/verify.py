@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
 
 
 def verify(problem: FillProblem, fill: Fill) -> list[str]:

@@ -4,7 +4,7 @@ Covers: `load_list`, which reads a word-list file (or the system's `words`),
 looks for its entry in a directory the caller names — keyed by the sha256 of
 the file's bytes, the parser's version (`dictionaries.PARSER_VERSION`) and the
 index's (`propagation.INDEX_VERSION`), so a changed file or a changed parser
-is a different entry — and returns the `WordList` that `dictionaries.load`
+is a different entry — and returns the `WordList` that `mobius.dictionaries.load`
 would make of it, with `propagation.length_index` taking each length's
 `LengthIndex` from the entry instead of ranking and counting the words again.
 Without an entry it parses the file, builds every length's index and writes
@@ -22,7 +22,7 @@ entry that fails any check is reported in one warning line naming the file
 
 Numpy-free on purpose: importing it would cost a short fill more than the
 cache saves. cpmodel never picks a location: the caller passes the directory
-(the CLI: `generators.cache.user_cache_dir()`).
+(the CLI: `mobius.generators.cache.user_cache_dir()`).
 
 Leaves out: the embedded lists (`en`, `en-small`), which keep to a spelling
 through a second file (they load as before), and lists carried as content
@@ -43,10 +43,10 @@ from typing import Any
 
 import xxhash
 
-from cpmodel.crossword.propagation import ALPHABET, INDEX_VERSION, LengthIndex, length_index, provide_indexes
-from cpmodel.files import write_atomic
-from dictionaries import WordList
-from dictionaries.wordlist import PARSER_VERSION, parse_source, read_source
+from mobius.cpmodel.crossword.propagation import ALPHABET, INDEX_VERSION, LengthIndex, length_index, provide_indexes
+from mobius.cpmodel.files import write_atomic
+from mobius.dictionaries import WordList
+from mobius.dictionaries.wordlist import PARSER_VERSION, parse_source, read_source
 
 MAGIC = b"MOBIUSWL"
 FORMAT_VERSION = 1
@@ -78,7 +78,7 @@ def entry_path(root: Path, sha256: str) -> Path:
 
 
 def load_list(root: Path, name_or_path: str | os.PathLike[str], warn: Warn = warn_on_stderr) -> WordList:
-    """The list `dictionaries.load(name_or_path)` returns, from its entry under `root` (made if missing or
+    """The list `mobius.dictionaries.load(name_or_path)` returns, from its entry under `root` (made if missing or
     damaged). DictionaryError as `load` raises it; a cache that cannot be written is one warning line."""
     name, where, data = read_source(name_or_path)
     sha256 = hashlib.sha256(data).hexdigest()

@@ -10,13 +10,13 @@ and `cpmodel/slider` run the same models) and reading them back.
 
 from __future__ import annotations
 
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.tables import fill_tables
-from cpmodel.errors import InputError
-from cpmodel.instances import dimacs, minizinc, xcsp3
-from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.bounds import distance_bound
-from cpmodel.slider.timed import horizons, one_blank_refusal
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.tables import fill_tables
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.instances import dimacs, minizinc, xcsp3
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.slider.bounds import distance_bound
+from mobius.cpmodel.slider.timed import horizons, one_blank_refusal
 
 FORMATS = ("mzn", "dzn", "xcsp3", "cnf")
 

@@ -2,19 +2,19 @@
 naming every variable.
 
 Covers: `crossword_cnf(problem, tables)` (the encoding of
-`cpmodel.crossword.sat.fill_cnf`: words per light, letters per cell,
+`mobius.cpmodel.crossword.sat.fill_cnf`: words per light, letters per cell,
 channelling, no repeats) and `slider_cnf(problem, horizon)` (that of
-`cpmodel.slider.sat.horizon_cnf` for exactly `horizon` moves). Leaves out:
+`mobius.cpmodel.slider.sat.horizon_cnf` for exactly `horizon` moves). Leaves out:
 solving them and reading models back.
 """
 
 from __future__ import annotations
 
-from cpmodel.crossword import sat as crossword_sat
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.tables import FillTables
-from cpmodel.slider import sat as slider_sat
-from cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.crossword import sat as crossword_sat
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.slider import sat as slider_sat
+from mobius.cpmodel.slider.board import SliderProblem
 
 
 def crossword_cnf(problem: FillProblem, tables: FillTables) -> str:

@@ -18,15 +18,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
-from cpmodel.crossword.tables import FillTables
-from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.timed import blank_vertex, step_table, tile_positions
+from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.slider.timed import blank_vertex, step_table, tile_positions
 
 MODELS = {"crossword": "crossword.mzn", "slider": "slider.mzn"}
 
 
 def model_text(family: str) -> str:
-    return resources.files("cpmodel").joinpath("models", MODELS[family]).read_text(encoding="utf-8")
+    return resources.files("mobius.cpmodel").joinpath("models", MODELS[family]).read_text(encoding="utf-8")
 
 
 def _array(values: Iterable[object]) -> str:

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.crossword.tables import FillTables
-from cpmodel.errors import InputError
-from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.timed import step_domains, step_table
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.slider.timed import step_domains, step_table
 
 
 def _values(values: Iterable[int]) -> str:

@@ -29,10 +29,10 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from cpmodel.processes import die_with_parent
-from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.verify import verify
-from cpmodel.solver import Solver, SolveResult, Status
+from mobius.cpmodel.processes import die_with_parent
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.slider.verify import verify
+from mobius.cpmodel.solver import Solver, SolveResult, Status
 
 
 @dataclass(frozen=True)

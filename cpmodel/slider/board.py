@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from cpmodel.errors import InputError
-from cpmodel.inputs import loads_json_bounded, parse_whole_number, read_text_bounded, shown
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import loads_json_bounded, parse_whole_number, read_text_bounded, shown
 
 State = tuple[int, ...]  # state[v] = tile on vertex v; 0 = blank
 BLANK = 0

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from cpmodel.slider.board import BLANK, Board, SliderProblem
-from cpmodel.slider.heuristics import distance_heuristic
+from mobius.cpmodel.slider.board import BLANK, Board, SliderProblem
+from mobius.cpmodel.slider.heuristics import distance_heuristic
 
 
 def two_colouring(board: Board) -> tuple[int, ...] | None:

@@ -9,7 +9,7 @@ undone moves, and the summed distances to the goal (element constraints)
 bounded by the moves left. Search: the blank's vertices in time order,
 smallest first, as the MiniZinc model asks of Gecode. Horizons as in
 `timed.solve_by_horizons`; Choco stops itself at what is left of the limit,
-each horizon in a forked child (`cpmodel.choco.run_choco`: killed on a
+each horizon in a forked child (`mobius.cpmodel.choco.run_choco`: killed on a
 Ctrl-C at once, and past the limit by a grace; out of memory is ERROR with a
 note).
 
@@ -26,10 +26,10 @@ import functools
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
-from cpmodel.deadline import deadline_of
-from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.timed import (
+from mobius.cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
+from mobius.cpmodel.deadline import deadline_of
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.slider.timed import (
     DecideHorizon,
     HorizonAnswer,
     HorizonBackend,
@@ -38,7 +38,7 @@ from cpmodel.slider.timed import (
     step_table,
     tile_positions,
 )
-from cpmodel.solver import Status
+from mobius.cpmodel.solver import Status
 
 
 @dataclass(frozen=True)

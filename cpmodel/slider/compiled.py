@@ -31,10 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from cpmodel.deadline import DeadlineExceeded
-from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.pdb_keys import goal_vertices
-from cpmodel.slider.pdb import FACTORIALS, mask_ranks, padded_neighbours, popcounts, read_entry
+from mobius.cpmodel.deadline import DeadlineExceeded
+from mobius.cpmodel.slider.board import BLANK, Board, State
+from mobius.cpmodel.slider.pdb_keys import goal_vertices
+from mobius.cpmodel.slider.pdb import FACTORIALS, mask_ranks, padded_neighbours, popcounts, read_entry
 
 # Expanded nodes per compiled call: a few milliseconds, so deadlines are
 # overshot by that at most and the call overhead (~20 µs) is lost in it.
@@ -367,8 +367,8 @@ def _run_iteration(search: _Search, heuristic: CompactHeuristic, deadline: float
 @functools.cache
 def warm_up() -> float:
     """Compile (or load from numba's cache) every kernel on a 2×2 board; the seconds it took."""
-    from cpmodel.slider.board import preset
-    from cpmodel.slider.pdb_build import build_tables
+    from mobius.cpmodel.slider.board import preset
+    from mobius.cpmodel.slider.pdb_build import build_tables
 
     began = time.perf_counter()
     board = preset("grid:2x2")

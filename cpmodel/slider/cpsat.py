@@ -28,7 +28,7 @@ One deadline bounds everything: building a model checks it step by step,
 and CP-SAT gets what is left (never less than `MIN_CPSAT_TIME_S`).
 
 Unreachability is reported as UNSAT only when proven: by the group test of
-`cpmodel.slider.group` (one blank), or, with several blanks, by every horizon
+`mobius.cpmodel.slider.group` (one blank), or, with several blanks, by every horizon
 up to the number of arrangements minus one being infeasible; a `max_horizon`
 below that ends in TIMEOUT with "no solution of length ≤ max_horizon".
 
@@ -49,12 +49,12 @@ from typing import ClassVar
 
 from ortools.sat.python import cp_model
 
-from cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of
-from cpmodel.slider.board import BLANK, SliderProblem
-from cpmodel.slider.bounds import arrangement_count, distance_bound, horizon_parity, two_colouring
-from cpmodel.slider.heuristics import stored_heuristic
-from cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
-from cpmodel.store import TableKeeper, TableStore
+from mobius.cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of
+from mobius.cpmodel.slider.board import BLANK, SliderProblem
+from mobius.cpmodel.slider.bounds import arrangement_count, distance_bound, horizon_parity, two_colouring
+from mobius.cpmodel.slider.heuristics import stored_heuristic
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, cpsat_solver, option
+from mobius.cpmodel.store import TableKeeper, TableStore
 
 Move = tuple[int, int]  # (a, c): the tile on vertex a slides into the blank on vertex c
 Tiles = dict[tuple[int, int], cp_model.IntVar]  # one step: (vertex, tile) -> "tile on vertex"
@@ -422,7 +422,7 @@ class CpSatSliderSolver(TableKeeper, SolverBase):
         # One blank: the group test decides reachability outright. Several
         # blanks: UNSAT only once every horizon up to the bound has failed.
         if problem.blanks == 1:
-            from cpmodel.slider.group import is_reachable  # lazy: the group test's imports are slow
+            from mobius.cpmodel.slider.group import is_reachable  # lazy: the group test's imports are slow
 
             reachable, reason = is_reachable(problem)
             if not reachable:

@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from cpmodel.slider.board import Board, circle_points
+from mobius.cpmodel.slider.board import Board, circle_points
 
 Point = tuple[float, float]
 

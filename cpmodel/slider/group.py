@@ -52,10 +52,10 @@ from functools import cached_property, lru_cache
 
 import networkx as nx
 
-from cpmodel.errors import InputError
-from cpmodel.slider.board import BLANK, Board, SliderProblem, State
-from cpmodel.slider.counting import Count
-from cpmodel.slider.twins import isomorphic_presets, to_networkx
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import BLANK, Board, SliderProblem, State
+from mobius.cpmodel.slider.counting import Count
+from mobius.cpmodel.slider.twins import isomorphic_presets, to_networkx
 
 # Any vertex works as the root (the groups at different roots are
 # conjugate); vertex 0 always exists.

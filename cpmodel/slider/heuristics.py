@@ -42,10 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cpmodel.errors import InputError
-from cpmodel.slider.board import BLANK, Board, State, grid
-from cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, Partition, goal_vertices
-from cpmodel.store import TableStore
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import BLANK, Board, State, grid
+from mobius.cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, Partition, goal_vertices
+from mobius.cpmodel.store import TableStore
 
 # Default group size on boards without a preset: the largest k up to 6
 # whose placements (n!/(n−k)!) stay under the 15-puzzle's 6-tile group,
@@ -252,7 +252,7 @@ def make_heuristic(name: str, board: Board, goal: State, *, engine: str = "compi
     if engine == "python":
         return distance_heuristic(board, goal) if name != "pdb" else \
             _python_pdb(label, board, goal, groups, mirror, store, deadline)
-    from cpmodel.slider import compiled, pdb_build  # lazy: numba loads only for this engine
+    from mobius.cpmodel.slider import compiled, pdb_build  # lazy: numba loads only for this engine
 
     if not groups:  # the distance sum alone
         return compiled.compact_heuristic(label, board, goal, (), compiled.NO_TABLE, (), (), 1, None)
@@ -263,7 +263,7 @@ def make_heuristic(name: str, board: Board, goal: State, *, engine: str = "compi
 
 def _python_pdb(label: str, board: Board, goal: State, partition: Partition, mirror: tuple[int, ...] | None,
                 store: TableStore | None, deadline: float) -> Heuristic:
-    from cpmodel.slider.reference_pdb import check_sparse_group, pattern_table
+    from mobius.cpmodel.slider.reference_pdb import check_sparse_group, pattern_table
 
     for group in partition:
         check_sparse_group(board, group)
@@ -300,7 +300,7 @@ def stored_heuristic(board: Board, goal: State, store: TableStore | None) -> Est
     for (name, _, b, g, _, _, _), heuristic in reversed(_HEURISTICS.items()):
         if name == "pdb" and b == board and g == goal:
             return heuristic
-    from cpmodel.slider.pdb_build import load_tables  # lazy: numba loads only for this engine
+    from mobius.cpmodel.slider.pdb_build import load_tables  # lazy: numba loads only for this engine
 
     if store is None or load_tables(board, goal, default_partition(board, goal, "compiled"), store) is None:
         return None

@@ -5,7 +5,7 @@ Covers: `GecodeSliderSolver`. The time-expanded model is written once, in
 blank's vertex and every tile's vertex after each step, one table
 constraint per tile and step for what a move does, no undone moves,
 distance pruning); the instance is its .dzn data
-(`cpmodel.instances.minizinc.slider_dzn`). Like the CP-SAT model, T runs
+(`mobius.cpmodel.instances.minizinc.slider_dzn`). Like the CP-SAT model, T runs
 over increasing horizons (`timed.solve_by_horizons`: lower bound, then +2 by
 parity) rather than MiniZinc minimising the length, because a fixed T lets
 the pruning use T − t (moves left) as a constant, and the first feasible T
@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cpmodel.instances.minizinc import model_text, slider_dzn
-from cpmodel.minizinc import find_minizinc, minizinc_refusal, run_minizinc
-from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
-from cpmodel.solver import Status, option
+from mobius.cpmodel.instances.minizinc import model_text, slider_dzn
+from mobius.cpmodel.minizinc import find_minizinc, minizinc_refusal, run_minizinc
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
+from mobius.cpmodel.solver import Status, option
 
 MINIZINC_SOLVER = "gecode"
 

@@ -48,9 +48,9 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from cpmodel.errors import InputError
-from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, goal_vertices
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import BLANK, Board, State
+from mobius.cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, goal_vertices
 
 # One group's table: the 8-tile group of the 15-puzzle (16!/8!) and a little
 # more. Its build needs 2 bits per abstract state (1.4 G states, 356 MB).

@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from cpmodel.files import write_atomic
-from cpmodel.deadline import DeadlineExceeded, check_deadline
-from cpmodel.slider.board import Board, State
-from cpmodel.slider.pdb_keys import COMPACT_FORMAT, Partition, compact_key
-from cpmodel.slider.pdb import (
+from mobius.cpmodel.files import write_atomic
+from mobius.cpmodel.deadline import DeadlineExceeded, check_deadline
+from mobius.cpmodel.slider.board import Board, State
+from mobius.cpmodel.slider.pdb_keys import COMPACT_FORMAT, Partition, compact_key
+from mobius.cpmodel.slider.pdb import (
     CHUNK_EXPANSIONS,
     FACTORIALS,
     FIELDS_PER_WORD,
@@ -51,7 +51,7 @@ from cpmodel.slider.pdb import (
     lower_entry,
     set_mark,
 )
-from cpmodel.store import Expected, LockTimeout, TableStore
+from mobius.cpmodel.store import Expected, LockTimeout, TableStore
 
 @dataclass(frozen=True)
 class BuildStep:

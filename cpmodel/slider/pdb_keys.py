@@ -14,7 +14,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from cpmodel.slider.board import Board, State
+from mobius.cpmodel.slider.board import Board, State
 
 # Pattern databases index 2^n masks (8 MB at 20 vertices).
 MAX_PDB_VERTICES = 20

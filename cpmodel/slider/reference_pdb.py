@@ -25,11 +25,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from cpmodel.deadline import check_deadline
-from cpmodel.errors import InputError
-from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, goal_vertices, table_key
-from cpmodel.store import Expected, TableStore
+from mobius.cpmodel.deadline import check_deadline
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import BLANK, Board, State
+from mobius.cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, goal_vertices, table_key
+from mobius.cpmodel.store import Expected, TableStore
 
 # Cap on the sparse table of one pattern group (n^k bytes): the 6-tile
 # groups of the 15-puzzle need 16^6 = 16.8 M; 64 M keeps memory modest.

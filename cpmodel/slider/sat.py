@@ -27,12 +27,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
-from cpmodel.slider.board import SliderProblem
-from cpmodel.slider.bounds import distance_bound
-from cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains
-from cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
-from cpmodel.solver import Status, option
+from mobius.cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
+from mobius.cpmodel.slider.board import SliderProblem
+from mobius.cpmodel.slider.bounds import distance_bound
+from mobius.cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains
+from mobius.cpmodel.slider.timed import DecideHorizon, HorizonAnswer, HorizonBackend, HorizonRun
+from mobius.cpmodel.solver import Status, option
 
 Move = tuple[int, int]  # (a, c): the tile on a slides into the blank on c
 

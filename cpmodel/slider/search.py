@@ -9,7 +9,7 @@ three return a shortest move list — for one blank the vertices the blank
 moves to, for several blanks (from, to) pairs — count expanded nodes in
 `stats["nodes"]` and work to one deadline that covers everything they do,
 building pattern tables included (a build cut short is kept and continued
-by the next solve). A* and IDA* ask `cpmodel.slider.group` first whether the
+by the next solve). A* and IDA* ask `mobius.cpmodel.slider.group` first whether the
 goal is reachable at all. The heuristic solvers keep their tables in the
 store their caller gives them (`with_tables`; none: memory only).
 
@@ -34,10 +34,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import InitVar, dataclass
 from typing import ClassVar
 
-from cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of
-from cpmodel.errors import InputError
-from cpmodel.slider.board import BLANK, SliderProblem
-from cpmodel.slider.heuristics import (
+from mobius.cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import BLANK, SliderProblem
+from mobius.cpmodel.slider.heuristics import (
     ENGINES,
     HEURISTIC_NAMES,
     Estimator,
@@ -46,8 +46,8 @@ from cpmodel.slider.heuristics import (
     parse_partition,
     resolve_partition,
 )
-from cpmodel.solver import SolveResult, SolverBase, Status, option
-from cpmodel.store import TableKeeper, TableStore
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
+from mobius.cpmodel.store import TableKeeper, TableStore
 
 # The clock is read once per this many nodes (a power of two, tested with a
 # mask): ~2 ms of IDA* work, so deadlines overrun by milliseconds at most.
@@ -65,7 +65,7 @@ def refuted_by_group(problem: SliderProblem, notes: dict[str, str]) -> bool:
     any search, and its reason goes into `notes`. Several blanks: False."""
     if problem.blanks != 1:
         return False
-    from cpmodel.slider.group import is_reachable  # lazy: sympy is slow to import
+    from mobius.cpmodel.slider.group import is_reachable  # lazy: sympy is slow to import
 
     reachable, reason = is_reachable(problem)
     if not reachable:
@@ -213,7 +213,7 @@ class _HeuristicSolver(TableKeeper, SolverBase):
         if self.engine == "compiled" and self.available() is None:
             # Compiling the kernels (or loading them from numba's cache) is start-up, paid when the
             # solver is built, so no time limit of a solve is spent on it.
-            from cpmodel.slider.compiled import warm_up
+            from mobius.cpmodel.slider.compiled import warm_up
 
             warm_up()
 
@@ -411,6 +411,6 @@ class IdaStarSolver(_HeuristicSolver):
         max_bound = math.factorial(problem.board.n) - 1
         if isinstance(heuristic, Heuristic):
             return ida_star(problem, heuristic, deadline, stats, max_bound=max_bound)
-        from cpmodel.slider import compiled
+        from mobius.cpmodel.slider import compiled
 
         return compiled.ida_star(problem.start, heuristic, deadline, stats, max_bound=max_bound)

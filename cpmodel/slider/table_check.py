@@ -32,9 +32,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from cpmodel.slider.board import BLANK, Board, State
-from cpmodel.slider.pdb_keys import Partition, compact_key, goal_vertices
-from cpmodel.store import Entry, Expected, TableStore
+from mobius.cpmodel.slider.board import BLANK, Board, State
+from mobius.cpmodel.slider.pdb_keys import Partition, compact_key, goal_vertices
+from mobius.cpmodel.store import Entry, Expected, TableStore
 
 # States of the abstract search near the goal per group (whole levels): a few seconds of Python.
 BALL_STATES = 20_000
@@ -198,7 +198,7 @@ def verify_stored(board: Board, goal: State, partition: Partition, engine: str, 
 
 def _verify_compact(board: Board, goal: State, partition: Partition, store: TableStore, seed: int,
                     report: Report) -> None:
-    from cpmodel.slider import pdb, pdb_build
+    from mobius.cpmodel.slider import pdb, pdb_build
 
     key = compact_key(board, goal, partition)
     expected = pdb_build.expected_entry(board, goal, partition)
@@ -222,7 +222,7 @@ def _verify_compact(board: Board, goal: State, partition: Partition, store: Tabl
 
 def _verify_sparse(board: Board, goal: State, partition: Partition, store: TableStore, seed: int,
                    report: Report) -> None:
-    from cpmodel.slider.reference_pdb import UNSEEN, sparse_expected, sparse_key
+    from mobius.cpmodel.slider.reference_pdb import UNSEEN, sparse_expected, sparse_key
 
     for g, group in enumerate(partition):
         key = sparse_key(board, goal, group)

@@ -21,10 +21,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from cpmodel.slider.board import BLANK, SliderProblem
-from cpmodel.slider.bounds import arrangement_count, distance_bound, horizon_parity
-from cpmodel.slider.group import is_reachable
-from cpmodel.solver import SolveResult, SolverBase, Status, option
+from mobius.cpmodel.slider.board import BLANK, SliderProblem
+from mobius.cpmodel.slider.bounds import arrangement_count, distance_bound, horizon_parity
+from mobius.cpmodel.slider.group import is_reachable
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
 
 Step = tuple[int, int, int, int]  # (blank now, blank next, tile now, tile next), vertices 0…n−1
 

@@ -15,7 +15,7 @@ import math
 
 import networkx as nx
 
-from cpmodel.slider.board import Board, bfs_distances, preset
+from mobius.cpmodel.slider.board import Board, bfs_distances, preset
 
 FIXED_PRESETS = ("ring", "theta0", "petersen")
 

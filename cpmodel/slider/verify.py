@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cpmodel.slider.board import BLANK, SliderProblem
+from mobius.cpmodel.slider.board import BLANK, SliderProblem
 
 
 def verify(problem: SliderProblem, moves: Sequence[int] | Sequence[Sequence[int]]) -> list[str]:

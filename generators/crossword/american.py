@@ -50,12 +50,12 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from cpmodel.crossword.grid import BLOCK, WHITE, Grid
-from cpmodel.solver import cpsat_solver
-from cpmodel.surface import surface
-from generators.crossword.pattern_enumeration import pattern_model, word_starts
-from generators.crossword.pattern_rules import SHORT_LIGHT, PatternError, PatternSpec, PatternStats
-from generators.crossword.pattern_search import pattern_problem
+from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
+from mobius.cpmodel.solver import cpsat_solver
+from mobius.cpmodel.surface import surface
+from mobius.generators.crossword.pattern_enumeration import pattern_model, word_starts
+from mobius.generators.crossword.pattern_rules import SHORT_LIGHT, PatternError, PatternSpec, PatternStats
+from mobius.generators.crossword.pattern_search import pattern_problem
 
 # The word cap of a 15×15 daily (themed; themeless ones keep to 72), scaled by area.
 STANDARD_WORDS = 78

@@ -11,7 +11,7 @@ bank; and `clue_problems(answer, clue)`, a check of clue text written apart from
 build's own filter (dictionaries/clue_text.py) so each can catch what the
 other misses.
 
-Leaves out: writing the embedded clues (`python -m dictionaries.build_en`,
+Leaves out: writing the embedded clues (`python -m mobius.dictionaries.build_en`,
 from WordNet, at development time — nothing here reads WordNet), and putting
 clues into puzzles (`puzzles.py`).
 """
@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from cpmodel.errors import InputError
-from cpmodel.inputs import read_text_bounded, text_lines
-from dictionaries import normalise
-from dictionaries.wordlist import EN_CLUES_PATH
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import read_text_bounded, text_lines
+from mobius.dictionaries import normalise
+from mobius.dictionaries.wordlist import EN_CLUES_PATH
 
 # Two lines of a printed clue list; the embedded bank keeps to it (a whole
 # definition is better than one cut to fit a single line).

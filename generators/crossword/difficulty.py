@@ -43,8 +43,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dictionaries import WordList
-from generators.crossword.clues import ClueBank, seeded_pick
+from mobius.dictionaries import WordList
+from mobius.generators.crossword.clues import ClueBank, seeded_pick
 
 DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK = "definition", "name", "synonym", "opposite", "blank"
 CLUE_KINDS = (DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK)

@@ -33,11 +33,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from cpmodel.crossword.grid import Grid
-from cpmodel.crossword.lights import find_lights
-from cpmodel.crossword.propagation import ALPHABET
-from cpmodel.crossword.tables import letter_codes
-from dictionaries import WordList
+from mobius.cpmodel.crossword.grid import Grid
+from mobius.cpmodel.crossword.lights import find_lights
+from mobius.cpmodel.crossword.propagation import ALPHABET
+from mobius.cpmodel.crossword.tables import letter_codes
+from mobius.dictionaries import WordList
 
 
 class FillEstimate:

@@ -1,6 +1,6 @@
 """The words a crossword fill is drawn from, and the account of how a word list became them.
 
-Covers: `fill_words` — a word list (`dictionaries.load`) with the `--allow`
+Covers: `fill_words` — a word list (`mobius.dictionaries.load`) with the `--allow`
 words added, then the words below `--min-score`, the `--ban` words and, only
 when asked (`clued_only`), the words a clue bank cannot clue taken out — and
 `WordUse`, the result with its counts (`given`, `added`, `dropped` by
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from dictionaries import DictionaryError, ListContent, WordList, adjusted, load
-from dictionaries.list_format import PLAIN_SCORE
+from mobius.dictionaries import DictionaryError, ListContent, WordList, adjusted, load
+from mobius.dictionaries.list_format import PLAIN_SCORE
 
 # Why a word of the list is not used, in the order the filters apply (a word is counted under the first),
 # and how a line of text says it.

@@ -33,9 +33,9 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from generators.crossword.fill_estimate import FillEstimate
-from generators.crossword.pattern_rules import PatternSpec, by_model
-from generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey
+from mobius.generators.crossword.fill_estimate import FillEstimate
+from mobius.generators.crossword.pattern_rules import PatternSpec, by_model
+from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey
 
 # Why each value: benchmarks/RESULTS.md, "Figures behind constants".
 # A grid that fails more than about one try in RETIRE_RATIO + 1 is retired: how hard a grid is to

@@ -18,7 +18,7 @@ fails. Also the independent re-check of a finished
 puzzle from its JSON alone (pattern rules, lights, dictionary words, no
 repeats, its quality figures). The spec carries its word list in a form
 every machine can load: an embedded list's name, or any other list's
-content (`dictionaries.portable`), so a worker elsewhere never reads the
+content (`mobius.dictionaries.portable`), so a worker elsewhere never reads the
 user's path.
 
 Leaves out: running jobs and writing files (`generators/pack.py`), what puzzles share
@@ -34,27 +34,27 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from cpmodel.crossword.grid import BLOCK, make_grid
-from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from cpmodel.solver import Status, get_solver, parse_spec, require_usable
-from cpmodel.surface import surface as find_surface
-from dictionaries import ListContent, WordList, load, portable
-from generators.crossword.american import american_rules
-from generators.crossword.clues import ClueBank, ClueLines, load_bank
-from generators.crossword.plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
-from generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
+from mobius.cpmodel.crossword.grid import BLOCK, make_grid
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import Status, get_solver, parse_spec, require_usable
+from mobius.cpmodel.surface import surface as find_surface
+from mobius.dictionaries import ListContent, WordList, load, portable
+from mobius.generators.crossword.american import american_rules
+from mobius.generators.crossword.clues import ClueBank, ClueLines, load_bank
+from mobius.generators.crossword.plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
+from mobius.generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
                                    puzzle_difficulty)
-from generators.executors import Executor, PuzzleFailed
-from generators.crossword.fill_words import WordUse, fill_words
-from generators.rounds import Avoid
-from generators.crossword.pattern_check import check_pattern
-from generators.crossword.pattern_rules import DEFAULT_DENSITY, PatternSpec
-from generators.crossword.polish import polish, repair
-from generators.puzzles import Credits, crossword_puzzle, surface_title
-from generators.crossword.quality import puzzle_quality, worst_answer_agrees
-from generators.crossword.word_policy import family_pair, share_bonus
-from generators.crossword.worst_answer import WorstAnswer, floored, raise_worst
+from mobius.generators.executors import Executor, PuzzleFailed
+from mobius.generators.crossword.fill_words import WordUse, fill_words
+from mobius.generators.rounds import Avoid
+from mobius.generators.crossword.pattern_check import check_pattern
+from mobius.generators.crossword.pattern_rules import DEFAULT_DENSITY, PatternSpec
+from mobius.generators.crossword.polish import polish, repair
+from mobius.generators.puzzles import Credits, crossword_puzzle, surface_title
+from mobius.generators.crossword.quality import puzzle_quality, worst_answer_agrees
+from mobius.generators.crossword.word_policy import family_pair, share_bonus
+from mobius.generators.crossword.worst_answer import WorstAnswer, floored, raise_worst
 
 # Why each value: benchmarks/RESULTS.md, "Figures behind constants".
 # Fill budgets that are the same on every machine, so that which attempts fail — and so the pack's

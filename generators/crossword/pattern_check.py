@@ -4,8 +4,8 @@ Covers: `check_pattern(grid, spec)`, every rule of the spec that the grid
 breaks, one message each, prefixed by the rule ("size:", "style:",
 "symmetry:", "length:", "checked:", "connected:", "cyclic:", "seams:",
 "seam-lights:", "short:", "clutter:", "density:", "words:", "clumps:"). It reads the finished
-grid's runs and lights from `cpmodel.crossword.lights` and its glue from
-`cpmodel.surface`, and shares no bookkeeping with the generators
+grid's runs and lights from `mobius.cpmodel.crossword.lights` and its glue from
+`mobius.cpmodel.surface`, and shares no bookkeeping with the generators
 (`pattern_search.py`, `american.py`; only the spec and its definitions, from
 `pattern_rules.py`), as `cpmodel/crossword/verify.py` does for fills.
 
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
-from cpmodel.crossword.grid import WHITE, Grid
-from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Light, find_lights, find_runs
-from cpmodel.surface import Cell, step, surface
-from generators.crossword.pattern_rules import SHORT_LIGHT, PatternSpec, density_bounds, symmetric_cell
+from mobius.cpmodel.crossword.grid import WHITE, Grid
+from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Light, find_lights, find_runs
+from mobius.cpmodel.surface import Cell, step, surface
+from mobius.generators.crossword.pattern_rules import SHORT_LIGHT, PatternSpec, density_bounds, symmetric_cell
 
 _AXES = (ACROSS, DOWN)
 _Runs = dict[str, list[tuple[tuple[Cell, ...], int, bool]]]  # find_runs per direction

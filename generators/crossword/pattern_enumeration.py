@@ -41,12 +41,12 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from cpmodel.crossword.grid import BLOCK, WHITE, Grid
-from cpmodel.solver import cpsat_solver
-from cpmodel.crossword.lights import DIRECTIONS, find_runs
-from cpmodel.surface import Cell, step, surface
-from generators.crossword.pattern_rules import AXES, PatternSpec, by_model, density_bounds, symmetric_cell
-from generators.crossword.pattern_search import pattern_problem
+from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
+from mobius.cpmodel.solver import cpsat_solver
+from mobius.cpmodel.crossword.lights import DIRECTIONS, find_runs
+from mobius.cpmodel.surface import Cell, step, surface
+from mobius.generators.crossword.pattern_rules import AXES, PatternSpec, by_model, density_bounds, symmetric_cell
+from mobius.generators.crossword.pattern_search import pattern_problem
 
 # Rectangles a space may have to count as small: about a second of
 # enumeration and checking, which the default 11×5 strip stays well under.

@@ -43,9 +43,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from cpmodel.crossword.grid import MAX_SIZE
-from cpmodel.crossword.lights import ACROSS, DOWN
-from cpmodel.surface import Cell, surface
+from mobius.cpmodel.crossword.grid import MAX_SIZE
+from mobius.cpmodel.crossword.lights import ACROSS, DOWN
+from mobius.cpmodel.surface import Cell, surface
 
 SYMMETRIES = ("rot180", "mirror", "none")
 STYLES = ("blocks", "barred")

@@ -5,7 +5,7 @@
 canonical form, counting and the per-seed walk through the patterns are in
 `generators/crossword/pattern_space.py`.
 
-The search reads every run from `cpmodel.crossword.lights.runs_of_blocks`
+The search reads every run from `mobius.cpmodel.crossword.lights.runs_of_blocks`
 (the project's one run finder, which `find_runs` reads a grid with) on the
 blocks as they stand. An attempt starts from
 all white and only ever adds symmetric orbits:
@@ -30,8 +30,8 @@ most `MAX_ATTEMPTS` times, all driven by one `random.Random(seed)`.
 
 Leaves out: the rules and their spec (`pattern_rules.py`), word-capped
 block grids (`american.py`'s CP-SAT generator; `patterns.py` chooses),
-words and fills, clue numbering (`cpmodel.crossword.lights`), rendering, and
-the surface geometry itself (asked of `cpmodel.surface`).
+words and fills, clue numbering (`mobius.cpmodel.crossword.lights`), rendering, and
+the surface geometry itself (asked of `mobius.cpmodel.surface`).
 """
 
 from __future__ import annotations
@@ -41,10 +41,10 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cpmodel.crossword.grid import BLOCK, WHITE, Grid
-from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Run, find_runs, runs_of_blocks
-from cpmodel.surface import Cell, Surface, step, surface
-from generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats, density_bounds,
+from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
+from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Run, find_runs, runs_of_blocks
+from mobius.cpmodel.surface import Cell, Surface, step, surface
+from mobius.generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats, density_bounds,
                                       length_ok, symmetric_cell)
 
 # Fresh starts before giving up. On the pack sizes with the pack rules an

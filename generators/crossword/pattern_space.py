@@ -10,7 +10,7 @@ Covers:
   the same puzzle to a solver with the seam drawn elsewhere, and so are its
   mirror images (the shape of every light and crossing is kept; only the
   reading direction of some lights changes). The symmetry group of the
-  surface is built once per size from the glue itself (`cpmodel.surface`):
+  surface is built once per size from the glue itself (`mobius.cpmodel.surface`):
   the shifts along each glued pair of edges (by every number of steps) and
   the reflections of the rectangle (and, on a square, the transposition that swaps across and
   down), keeping those that map the surface's adjacency onto itself, and
@@ -51,15 +51,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cpmodel.crossword.grid import Grid
-from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
-from cpmodel.surface import Surface, step, surface
-from generators.crossword.pattern_enumeration import enumerate_patterns
-from generators.crossword.pattern_rules import PatternError, PatternSpec, by_model
-from generators.crossword.patterns import generate_pattern
+from mobius.cpmodel.crossword.grid import Grid
+from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
+from mobius.cpmodel.surface import Surface, step, surface
+from mobius.generators.crossword.pattern_enumeration import enumerate_patterns
+from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec, by_model
+from mobius.generators.crossword.patterns import generate_pattern
 
 if TYPE_CHECKING:
-    from generators.executors import Executor
+    from mobius.generators.executors import Executor
 
 # Lanes of the hash partition. Four keep seeds 0-3 (the volumes of a small
 # series) apart while costing each pack only four draws per pattern kept; a

@@ -14,10 +14,10 @@ and per-seed walk through the patterns (`pattern_space.py`).
 
 from __future__ import annotations
 
-from cpmodel.crossword.grid import Grid
-from generators.crossword.american import generate_american
-from generators.crossword.pattern_rules import PatternSpec, PatternStats, by_model
-from generators.crossword.pattern_search import search_pattern
+from mobius.cpmodel.crossword.grid import Grid
+from mobius.generators.crossword.american import generate_american
+from mobius.generators.crossword.pattern_rules import PatternSpec, PatternStats, by_model
+from mobius.generators.crossword.pattern_search import search_pattern
 
 
 def generate_pattern(spec: PatternSpec, seed: int) -> Grid:

@@ -36,22 +36,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cpmodel.crossword.grid import Grid, make_grid
-from cpmodel.crossword.lights import find_lights
-from dictionaries import WordList
-from generators.crossword.fill_estimate import FillEstimate
-from generators.crossword.fill_words import WordUse
-from generators.crossword.grid_walk import GridWalk, window_of
-from generators.pack import PackError, derive_seed
-from generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
-from generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
-from generators.crossword.pattern_rules import PatternSpec
-from generators.crossword.quality import pack_quality
-from generators.crossword.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
+from mobius.cpmodel.crossword.grid import Grid, make_grid
+from mobius.cpmodel.crossword.lights import find_lights
+from mobius.dictionaries import WordList
+from mobius.generators.crossword.fill_estimate import FillEstimate
+from mobius.generators.crossword.fill_words import WordUse
+from mobius.generators.crossword.grid_walk import GridWalk, window_of
+from mobius.generators.pack import PackError, derive_seed
+from mobius.generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
+from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
+from mobius.generators.crossword.pattern_rules import PatternSpec
+from mobius.generators.crossword.quality import pack_quality
+from mobius.generators.crossword.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
                                     widen_policy)
 
 if TYPE_CHECKING:
-    from generators.executors import Executor
+    from mobius.generators.executors import Executor
 
 # Patterns drawn before the first round to estimate how many lights of each
 # length the pack needs (the repeat policy's demand).

@@ -30,10 +30,10 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from cpmodel.crossword.cpsat import CpSatFillSolver
-from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.surface import Cell
-from cpmodel.solver import Status
+from mobius.cpmodel.crossword.cpsat import CpSatFillSolver
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.surface import Cell
+from mobius.cpmodel.solver import Status
 
 # Deterministic time one round may take: a neighbourhood of two lights on
 # the pack sizes is solved to optimality in a few thousandths of this.

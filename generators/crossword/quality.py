@@ -26,8 +26,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cpmodel.surface import surface
-from generators.crossword.difficulty import difficulty_summary, pack_difficulty
+from mobius.cpmodel.surface import surface
+from mobius.generators.crossword.difficulty import difficulty_summary, pack_difficulty
 
 THREE = 3  # the length the three-letter share counts
 
@@ -103,7 +103,7 @@ def worst_answer_agrees(puzzle: Mapping[str, Any]) -> bool:
 
 
 def _flagged_clues(entries: Sequence[Mapping[str, Any]]) -> int:
-    from dictionaries.clue_check import clue_text_flags
+    from mobius.dictionaries.clue_check import clue_text_flags
 
     return sum(1 for e in entries if e["clue"].strip() and clue_text_flags(e["answer"], e["clue"]))
 

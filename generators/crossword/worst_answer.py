@@ -32,9 +32,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from cpmodel.crossword.problem import Fill, FillProblem
-from cpmodel.crossword.reference import ReferenceSolver
-from cpmodel.solver import Status
+from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.crossword.reference import ReferenceSolver
+from mobius.cpmodel.solver import Status
 
 # Scores run 0-100: a threshold above the top is infeasible without a probe.
 TOP_SCORE = 100

@@ -32,9 +32,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.lights import find_lights
-from cpmodel.surface import Cell
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.lights import find_lights
+from mobius.cpmodel.surface import Cell
 
 Puzzle = Mapping[str, Any]  # the puzzle JSON as loaded
 # Where an entry stands, as the puzzle JSON or a plane reader gives it: (number,
@@ -156,7 +156,7 @@ def reading_note(puzzle: Puzzle) -> str:
 
 def difficulty_text(puzzle: Puzzle) -> str:
     """"Hard (familiarity 47, 62% indirect clues)": the level a crossword was made at and what its
-    entries show (`generators.crossword.difficulty`); "" for a puzzle made without one."""
+    entries show (`mobius.generators.crossword.difficulty`); "" for a puzzle made without one."""
     made = puzzle.get("difficulty")
     if not isinstance(made, Mapping) or not made.get("level"):
         return ""

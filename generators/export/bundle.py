@@ -10,7 +10,7 @@ silently; a plane grid gets no template and no skip for it, since nothing
 is glued. Reasons name no puzzle, so a pack can count them.
 
 Leaves out: the formats themselves (one module each), the pack booklet
-(`pdf.pack_pdf`) and writing files (`generators.pack_exports`).
+(`pdf.pack_pdf`) and writing files (`mobius.generators.pack_exports`).
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generators.export import ExportError, Puzzle, is_wrapped
-from generators.export.exolve import to_exolve
-from generators.export.html import html_page
-from generators.export.ipuz import to_ipuz
-from generators.export.pdf import crossword_pdf
-from generators.export.puz import to_puz
-from generators.export.qxw import to_qxw_deck
-from generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
+from mobius.generators.export import ExportError, Puzzle, is_wrapped
+from mobius.generators.export.exolve import to_exolve
+from mobius.generators.export.html import html_page
+from mobius.generators.export.ipuz import to_ipuz
+from mobius.generators.export.pdf import crossword_pdf
+from mobius.generators.export.puz import to_puz
+from mobius.generators.export.qxw import to_qxw_deck
+from mobius.generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
 
 Make = Callable[[Puzzle], bytes]
 

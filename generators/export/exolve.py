@@ -27,9 +27,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from cpmodel.crossword.lights import ACROSS, DOWN
-from cpmodel.surface import Cell
-from generators.export import (
+from mobius.cpmodel.crossword.lights import ACROSS, DOWN
+from mobius.cpmodel.surface import Cell
+from mobius.generators.export import (
     Puzzle,
     bar_cells,
     entry_cells,

@@ -16,7 +16,7 @@ circles, text) in points with y growing downwards, and the figures of
   and, with `caption`, a title (a booklet page titles it itself);
 - a slider board (`slider_figure`), start and goal side by side, tiles
   numbered and the blank left empty; a board without a layout is drawn by
-  `cpmodel.slider.drawing`, as packs draw it.
+  `mobius.cpmodel.slider.drawing`, as packs draw it.
 
 Text positions are baselines; the writers place text exactly there, so the
 SVG and the PDF of one figure look the same. Notes are wrapped by an
@@ -32,8 +32,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from cpmodel.slider.drawing import drawn_layout
-from generators.export import (
+from mobius.cpmodel.slider.drawing import drawn_layout
+from mobius.generators.export import (
     ExportError,
     Puzzle,
     bar_cells,

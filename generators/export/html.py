@@ -25,7 +25,7 @@ carries a Content-Security-Policy that allows exactly its own inline script
 and style (by hash) and no request of any kind.
 
 Leaves out: the player's behaviour (the JavaScript files), writing files
-(`generators.pack`, `mobius render`) and the other export formats.
+(`mobius.generators.pack`, `mobius render`) and the other export formats.
 """
 
 from __future__ import annotations
@@ -39,15 +39,15 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from generators.export import (Puzzle, author, credit_line, difficulty_text, glued_edges, is_band, require_kind,
+from mobius.generators.export import (Puzzle, author, credit_line, difficulty_text, glued_edges, is_band, require_kind,
                                surface_name, title)
-from generators.puzzles import encode
+from mobius.generators.puzzles import encode
 
 PLAYER_DIR = Path(__file__).with_name("player")
-# The pack's puzzle directory (`generators.pack.PUZZLE_DIR`), relative to its index page. Not imported:
+# The pack's puzzle directory (`mobius.generators.pack.PUZZLE_DIR`), relative to its index page. Not imported:
 # the pack module imports this one to write the pages.
 PUZZLES_HREF = "puzzles"
-BOOKLET_HREF = "pack.pdf"  # the booklet beside the index (`generators.pack.BOOKLET`)
+BOOKLET_HREF = "pack.pdf"  # the booklet beside the index (`mobius.generators.pack.BOOKLET`)
 INDEX_FROM_PLAYER = "../index.html"  # a player page in the puzzle directory links back to the index
 
 # Which of the player's files each page inlines, in order: shared helpers first.

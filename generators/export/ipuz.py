@@ -25,8 +25,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
-from generators.export import (
+from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
+from mobius.generators.export import (
     BLOCK,
     Puzzle,
     bar_cells,

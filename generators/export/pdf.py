@@ -43,8 +43,8 @@ from typing import Any
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from cpmodel.crossword.lights import ACROSS, DOWN
-from generators.export import (
+from mobius.cpmodel.crossword.lights import ACROSS, DOWN
+from mobius.generators.export import (
     Puzzle,
     author,
     credit_line,
@@ -57,9 +57,9 @@ from generators.export import (
     surface_name,
     title,
 )
-from generators.export.figures import CELL, Figure, crossword_figure, slider_figure, template_figure
-from generators.export.layout import Block, balanced_height, fill_columns, wrap_words
-from generators.export.pdfdraw import Sheet, fonts_for
+from mobius.generators.export.figures import CELL, Figure, crossword_figure, slider_figure, template_figure
+from mobius.generators.export.layout import Block, balanced_height, fill_columns, wrap_words
+from mobius.generators.export.pdfdraw import Sheet, fonts_for
 
 PAGE_W, PAGE_H = A4
 MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 54.0, 50.0, 46.0  # points: room for a thumb and a page number

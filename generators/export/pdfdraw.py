@@ -27,8 +27,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.textobject import PDFTextObject
 
-from generators.export.figures import Circle, Figure, Rect, Segments, Text
-from generators.export.figures import Path as Polyline
+from mobius.generators.export.figures import Circle, Figure, Rect, Segments, Text
+from mobius.generators.export.figures import Path as Polyline
 
 BLACK = "#000000"
 

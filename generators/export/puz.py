@@ -25,8 +25,8 @@ import unicodedata
 
 import puz
 
-from cpmodel.crossword.lights import ACROSS
-from generators.export import (
+from mobius.cpmodel.crossword.lights import ACROSS
+from mobius.generators.export import (
     BLOCK,
     ExportError,
     Puzzle,

@@ -2,14 +2,14 @@
 
 Covers: `to_qxw_deck(puzzle) -> str`, the puzzle's entries in the JSON's
 order, with ``.UNIQUE 1`` (a pack never repeats a word). The deck format and
-the reading of Qxw's answers are the Qxw backend's (`cpmodel.crossword.qxw`).
+the reading of Qxw's answers are the Qxw backend's (`mobius.cpmodel.crossword.qxw`).
 Leaves out: running Qxw.
 """
 
 from __future__ import annotations
 
-from cpmodel.crossword.qxw import deck
-from generators.export import Puzzle, entry_cells, require_kind
+from mobius.cpmodel.crossword.qxw import deck
+from mobius.generators.export import Puzzle, entry_cells, require_kind
 
 
 def to_qxw_deck(puzzle: Puzzle) -> str:

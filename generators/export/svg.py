@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from generators.export import Puzzle
-from generators.export.figures import (
+from mobius.generators.export import Puzzle
+from mobius.generators.export.figures import (
     Circle,
     Figure,
     Path,

@@ -31,9 +31,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cpmodel.errors import InputError
-from cpmodel.inputs import parse_whole_number, shown
-from cpmodel.slider.board import (
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.inputs import parse_whole_number, shown
+from mobius.cpmodel.slider.board import (
     BLANK,
     Board,
     SliderProblem,
@@ -44,14 +44,14 @@ from cpmodel.slider.board import (
     random_walk,
     validate_state,
 )
-from cpmodel.slider.drawing import with_layout
-from cpmodel.slider.verify import verify
-from cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec, require_usable
-from cpmodel.store import attach_tables
-from generators.cache import user_store
-from generators.pack import PackError, derive_seed
-from generators.rounds import Avoid
-from generators.puzzles import Credits, slider_puzzle
+from mobius.cpmodel.slider.drawing import with_layout
+from mobius.cpmodel.slider.verify import verify
+from mobius.cpmodel.solver import Status, default_slider_solver, get_solver, parse_spec, require_usable
+from mobius.cpmodel.store import attach_tables
+from mobius.generators.cache import user_store
+from mobius.generators.pack import PackError, derive_seed
+from mobius.generators.rounds import Avoid
+from mobius.generators.puzzles import Credits, slider_puzzle
 
 # Random walks rarely end at the deepest distances (the 8-puzzle has 2 states
 # at distance 31 of 181,440); past this many tries the depth is reported as
@@ -215,7 +215,7 @@ class SliderPackSpec:
     def check_exports(self) -> None:
         """Export the board once, at its goal, as every finished puzzle will be exported: whatever
         an export needs of the board is refused here, before any job, not after the puzzles."""
-        from generators.export.bundle import export_all  # the exporters load only for a pack
+        from mobius.generators.export.bundle import export_all  # the exporters load only for a pack
 
         board = self.load_board()
         goal = default_goal(board, self.blanks)
@@ -244,7 +244,7 @@ class SliderPackSpec:
         """Build the pattern tables the pack's solver reads into this machine's cache before any job starts,
         reporting a table build's progress to `progress` (see `pdb_build.ProgressFn`), so no job spends its
         time limit on a build of minutes; the heuristic's name, or None if the solver reads no table."""
-        from cpmodel.slider.heuristics import MAX_PDB_VERTICES, make_heuristic, resolve_partition
+        from mobius.cpmodel.slider.heuristics import MAX_PDB_VERTICES, make_heuristic, resolve_partition
 
         solver = get_solver("slider", self.solver_spec)
         board = self.load_board()
@@ -301,7 +301,7 @@ class SliderPackSpec:
         if not self.depth_min <= len(moves) <= self.depth_max:
             problems.append(f"length {len(moves)} outside {self.depth_min}..{self.depth_max}")
         if problem.blanks == 1:
-            from cpmodel.slider.group import is_reachable
+            from mobius.cpmodel.slider.group import is_reachable
 
             reachable, reason = is_reachable(problem)
             if not reachable:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cpmodel.solver import Solver, get_solver
+from mobius.cpmodel.solver import Solver, get_solver
 
 CROSSWORD_BACKENDS = ("gecode", "choco", "sat", "sat:solver=glucose4")
 SLIDER_BACKENDS = ("gecode", "choco", "sat", "sat:solver=glucose4")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.choco import choco_refusal
+from mobius.cpmodel.choco import choco_refusal
 
 ROOT = Path(__file__).parents[2]
 ADDRESS_SPACE = 4_000_000_000

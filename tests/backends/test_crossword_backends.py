@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from cpmodel.solver import Status, get_solver
-from dictionaries import from_words
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import Status, get_solver
+from mobius.dictionaries import from_words
 from tests.backends.conftest import CROSSWORD_BACKENDS, usable
 from tests.crossword.test_fill_agreement import instances  # random small grids of every surface
 
@@ -99,9 +99,9 @@ def test_a_tiny_time_limit_ends_in_timeout_or_an_answer(spec: str) -> None:
 def test_missing_programs_and_packages_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
-    import cpmodel.minizinc
+    import mobius.cpmodel.minizinc
 
-    monkeypatch.setattr(cpmodel.minizinc.shutil, "which", lambda name: None)
+    monkeypatch.setattr(mobius.cpmodel.minizinc.shutil, "which", lambda name: None)
     real_find_spec = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name in ("pychoco", "pysat") else real_find_spec(name, *a))

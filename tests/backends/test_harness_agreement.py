@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.agreement import check_agreement
-from benchmarks.harness import make_jobs, run_jobs, RunConfig
-from benchmarks.solver_plan import plan_solvers
-from benchmarks.suites import CROSSWORD, SLIDER, get_suite, scramble_instance, vanbeek_instances
+from mobius.benchmarks.agreement import check_agreement
+from mobius.benchmarks.harness import make_jobs, run_jobs, RunConfig
+from mobius.benchmarks.solver_plan import plan_solvers
+from mobius.benchmarks.suites import CROSSWORD, SLIDER, get_suite, scramble_instance, vanbeek_instances
 
 TIME_LIMIT = 30.0
 

@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.tables import ALPHABET, fill_tables
-from cpmodel.crossword.verify import verify as verify_fill
-from cpmodel.instances import crossword_instance, slider_instance
-from cpmodel.instances.minizinc import MODELS
-from cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
-from cpmodel.slider.verify import verify as verify_moves
-from cpmodel.solver import Status, get_solver
-from dictionaries import from_words
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.crossword.tables import ALPHABET, fill_tables
+from mobius.cpmodel.crossword.verify import verify as verify_fill
+from mobius.cpmodel.instances import crossword_instance, slider_instance
+from mobius.cpmodel.instances.minizinc import MODELS
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
+from mobius.cpmodel.slider.verify import verify as verify_moves
+from mobius.cpmodel.solver import Status, get_solver
+from mobius.dictionaries import from_words
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_LIMIT_S = 120
@@ -177,7 +177,7 @@ def test_cnf_crossword_maps_back_through_its_comments(tmp_path: Path) -> None:
 
 
 def test_an_instance_the_tables_refute_is_an_input_error() -> None:
-    from cpmodel.errors import InputError
+    from mobius.cpmodel.errors import InputError
 
     problem = FillProblem(make_grid(["..", ".."]), from_words(["AB", "CD"]))
     with pytest.raises(InputError, match="no fill exists"):

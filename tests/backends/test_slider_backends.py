@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
-from cpmodel.slider.verify import verify
-from cpmodel.solver import Status, get_solver
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
+from mobius.cpmodel.slider.verify import verify
+from mobius.cpmodel.solver import Status, get_solver
 from tests.backends.conftest import SLIDER_BACKENDS, usable
 
 TIME_LIMIT = 60.0

@@ -23,23 +23,23 @@ from typing import ClassVar
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks import harness
-from benchmarks.agreement import check_agreement
-from benchmarks.harness import Job, Record, RunConfig, make_record, run_jobs
-from benchmarks.solver_plan import parse_solver_list, plan_solvers
-from benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
-from benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
-from cpmodel import solver as solver_module
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword import qxw as qxw_module
-from cpmodel.crossword.problem import FillProblem, FillRules
-from cpmodel.crossword.qxw import QxwSolver, find_qxw
-from cpmodel.crossword.verify import verify
-from cpmodel.errors import InputError
-from cpmodel.solver import SolveResult, SolverBase, Status, get_solver, option
-from dictionaries import from_words, load
-from generators.crossword.pattern_rules import PatternSpec
-from generators.crossword.patterns import generate_pattern
+from mobius.benchmarks import harness
+from mobius.benchmarks.agreement import check_agreement
+from mobius.benchmarks.harness import Job, Record, RunConfig, make_record, run_jobs
+from mobius.benchmarks.solver_plan import parse_solver_list, plan_solvers
+from mobius.benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
+from mobius.benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
+from mobius.cpmodel import solver as solver_module
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword import qxw as qxw_module
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.qxw import QxwSolver, find_qxw
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status, get_solver, option
+from mobius.dictionaries import from_words, load
+from mobius.generators.crossword.pattern_rules import PatternSpec
+from mobius.generators.crossword.patterns import generate_pattern
 from mobius.cli import app
 
 HERE = Path(__file__).resolve().parent
@@ -143,7 +143,7 @@ def test_suites_have_the_instances_the_issue_asks_for() -> None:
 def test_a_generated_suite_is_the_same_in_any_process_and_changes_with_the_seed() -> None:
     """The seed decides the patterns: the same seed gives the same instances in a process with another
     hash seed, another seed gives other grids."""
-    script = ("import dataclasses, json, sys; from benchmarks.suites import get_suite; "
+    script = ("import dataclasses, json, sys; from mobius.benchmarks.suites import get_suite; "
               "print(json.dumps([dataclasses.asdict(i) for i in get_suite('xw-mobius').build(int(sys.argv[1]))]))")
     built = {seed: [dataclasses.asdict(i) for i in get_suite("xw-mobius").build(seed)] for seed in (3, 4)}
     child = subprocess.run([sys.executable, "-c", script, "3"], env={**os.environ, "PYTHONHASHSEED": "7"},

@@ -1,4 +1,4 @@
-"""Tests for cpmodel.crossword.cpsat: the CP-SAT fill solver.
+"""Tests for mobius.cpmodel.crossword.cpsat: the CP-SAT fill solver.
 
 Small grids on the plane, Möbius strip, torus and Klein bottle with tiny
 hand-made dictionaries. Every fill is checked with the independent `verify`;
@@ -14,12 +14,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from cpmodel.crossword.cpsat import SEARCHES, CpSatFillSolver
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from cpmodel.solver import SolveResult, Status, get_solver
-from dictionaries import from_words, load
+from mobius.cpmodel.crossword.cpsat import SEARCHES, CpSatFillSolver
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import SolveResult, Status, get_solver
+from mobius.dictionaries import from_words, load
 
 PREPASSES = ("ac3", "none")
 STATS_KEYS = {"conflicts", "branches", "presolve_s", "table_rows", "table_rows_initial", "build_s"}

@@ -7,12 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from cpmodel.solver import Status, get_solver
-from cpmodel.surface import SURFACES
-from dictionaries import from_words, load
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import Status, get_solver
+from mobius.cpmodel.surface import SURFACES
+from mobius.dictionaries import from_words, load
 
 SOLVERS = ("reference", "reference:select=domwdeg,inference=fc", "cpsat", "cpsat:prepass=none", "cpsat:search=cpsat")
 TIME_LIMIT = 20.0

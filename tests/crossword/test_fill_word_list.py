@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.crossword.grid import read_grid
-from cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
-from cpmodel.crossword.problem import FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from dictionaries import from_words, load
-from generators.crossword.clues import load_bank
-from generators.crossword.fill_words import fill_words
+from mobius.cpmodel.crossword.grid import read_grid
+from mobius.cpmodel.crossword.lights import DEFAULT_MIN_LENGTH
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.dictionaries import from_words, load
+from mobius.generators.crossword.clues import load_bank
+from mobius.generators.crossword.fill_words import fill_words
 
 # A Klein bottle grid with lights across both seams and three cyclic columns.
 KLEIN = "surface: klein\n#..#..\n......\n..#...\n......\n"

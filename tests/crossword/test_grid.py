@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.grid import Grid, from_json, make_grid, parse_qxw, parse_text, read_grid, to_json, to_text
-from cpmodel.errors import InputError
-from cpmodel.surface import SURFACES
+from mobius.cpmodel.crossword.grid import Grid, from_json, make_grid, parse_qxw, parse_text, read_grid, to_json, to_text
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.surface import SURFACES
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.grid import Grid, make_grid
-from cpmodel.crossword.lights import ACROSS, DOWN, find_lights
-from cpmodel.surface import SURFACES, Direction, step
+from mobius.cpmodel.crossword.grid import Grid, make_grid
+from mobius.cpmodel.crossword.lights import ACROSS, DOWN, find_lights
+from mobius.cpmodel.surface import SURFACES, Direction, step
 
 
 def lights_by_label(grid: Grid, min_length: int = 2) -> dict[str, tuple]:

@@ -10,12 +10,12 @@ import math
 
 import pytest
 
-from cpmodel.crossword import propagation
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import FillProblem, FillRules
-from cpmodel.crossword.propagation import (State, Wipeout, ac3, build_network, candidate_words, initial_domains,
+from mobius.cpmodel.crossword import propagation
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.propagation import (State, Wipeout, ac3, build_network, candidate_words, initial_domains,
                                            length_index)
-from dictionaries import from_words
+from mobius.dictionaries import from_words
 
 
 def propagate(rows: list[str], words: list[str], **rules: object) -> tuple[FillProblem, State, Wipeout | None]:

@@ -10,14 +10,14 @@ import random
 
 import pytest
 
-from cpmodel.crossword import reference
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.propagation import Wipeout, build_network, initial_domains, length_index
-from cpmodel.crossword.reference import ReferenceSolver, luby
-from cpmodel.crossword.verify import verify
-from cpmodel.solver import Status, get_solver
-from dictionaries import from_words
+from mobius.cpmodel.crossword import reference
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.crossword.propagation import Wipeout, build_network, initial_domains, length_index
+from mobius.cpmodel.crossword.reference import ReferenceSolver, luby
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import Status, get_solver
+from mobius.dictionaries import from_words
 
 STRATEGIES = [{"select": s, "inference": i, "randomize": r, "restarts": t}
               for s, i, r, t in itertools.product(("mrv", "domwdeg"), ("fc", "ac3"), (False, True), (False, True))]

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.crossword import cpsat, propagation, reference
-from cpmodel.crossword.grid import read_grid
-from cpmodel.crossword.problem import FillProblem
-from cpmodel.deadline import DeadlineExceeded
-from cpmodel.solver import Status
-from dictionaries import from_words, load
+from mobius.cpmodel.crossword import cpsat, propagation, reference
+from mobius.cpmodel.crossword.grid import read_grid
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.deadline import DeadlineExceeded
+from mobius.cpmodel.solver import Status
+from mobius.dictionaries import from_words, load
 
 VANBEEK = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "crossword" / "vanbeek"
 

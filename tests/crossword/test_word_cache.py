@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import dictionaries
-from cpmodel.crossword import word_cache
-from cpmodel.crossword.propagation import LengthIndex, length_index
+import mobius.dictionaries
+from mobius.cpmodel.crossword import word_cache
+from mobius.cpmodel.crossword.propagation import LengthIndex, length_index
 
 WORDS = ["cat", "dog", "Émile", "ant's", "bee", "EMU", "gnu", "yak", "tiger", "zebra", "lion", "moth", "orca",
          "ibex", "newt", "puma", "hare", "mole", "mink", "wren", "crow", "kite", "toad", "frog", "stag", "ape"]
@@ -46,7 +46,7 @@ def test_an_entry_gives_back_the_parsed_list_and_its_indexes(tmp_path: Path) -> 
     built, said = warnings_of(tmp_path / "cache", source)
     word_cache._LOADED.clear()
     mapped, said_again = warnings_of(tmp_path / "cache", source)
-    parsed = dictionaries.load(source)
+    parsed = mobius.dictionaries.load(source)
     assert said == said_again == []
     assert mapped is not built and mapped == built == parsed  # words, scores, dropped, duplicates, name
     assert len(list((tmp_path / "cache").iterdir())) == 1
@@ -63,7 +63,7 @@ def test_a_damaged_entry_is_reported_in_one_line_and_rebuilt(tmp_path: Path) -> 
     word_cache._LOADED.clear()
     rebuilt, said = warnings_of(tmp_path / "cache", source)
     assert len(said) == 1 and str(entry) in said[0] and "checksum" in said[0]
-    assert rebuilt == dictionaries.load(source)
+    assert rebuilt == mobius.dictionaries.load(source)
     word_cache._LOADED.clear()
     assert warnings_of(tmp_path / "cache", source)[1] == []  # the rebuilt entry is sound
 
@@ -76,7 +76,7 @@ def test_a_truncated_entry_is_rebuilt_too(tmp_path: Path) -> None:
     word_cache._LOADED.clear()
     rebuilt, said = warnings_of(tmp_path / "cache", source)
     assert len(said) == 1 and str(entry) in said[0]
-    assert rebuilt == dictionaries.load(source)
+    assert rebuilt == mobius.dictionaries.load(source)
 
 
 def test_other_content_is_another_entry(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def test_an_unwritable_cache_is_one_warning_and_the_list_still_loads(tmp_path: P
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     words, said = warnings_of(blocker / "cache", source)
-    assert words == dictionaries.load(source) and len(said) == 1 and "cannot write" in said[0]
+    assert words == mobius.dictionaries.load(source) and len(said) == 1 and "cannot write" in said[0]
 
 
 def test_a_fill_from_the_shell_reads_the_same_words_through_the_cache(tmp_path: Path) -> None:

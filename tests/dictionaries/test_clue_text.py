@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from dictionaries.clue_text import (PLURAL, Family, americanise, blank_clue, clean_definition, inflect_definition,
+from mobius.dictionaries.clue_text import (PLURAL, Family, americanise, blank_clue, clean_definition, inflect_definition,
                                     is_usage_label)
 
 NOUNS = {"passage", "tube", "secretion", "substance", "marine", "freshwater", "fish", "skin", "garment", "sleeve",

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from dictionaries import load
-from dictionaries.build_en import BELOW_PACKS, read_project_clues, read_scowl, read_unfamiliar
-from dictionaries.clue_bank import MAX_CLUES, ClueWriter
-from dictionaries.clue_check import clue_text_flags
-from dictionaries.wordnet_db import read_wordnet
-from generators.crossword.clues import load_bank
+from mobius.dictionaries import load
+from mobius.dictionaries.build_en import BELOW_PACKS, read_project_clues, read_scowl, read_unfamiliar
+from mobius.dictionaries.clue_bank import MAX_CLUES, ClueWriter
+from mobius.dictionaries.clue_check import clue_text_flags
+from mobius.dictionaries.wordnet_db import read_wordnet
+from mobius.generators.crossword.clues import load_bank
 
 WORDNET = Path("/usr/share/wordnet")
 SCOWL = Path("/usr/share/dict/scowl")
@@ -86,7 +86,7 @@ def test_a_word_clued_by_hand_takes_those_clues_only() -> None:
     assert len(project) > 100
     differ = {word: (bank.clues_of(word), tuple(clues[:MAX_CLUES])) for word, clues in project.items()
               if bank.clues_of(word) and bank.clues_of(word) != tuple(clues[:MAX_CLUES])}
-    assert differ == {}, "rebuild the bank: python -m dictionaries.build_en"
+    assert differ == {}, "rebuild the bank: python -m mobius.dictionaries.build_en"
 
 
 def test_the_hand_written_clues_keep_the_rules() -> None:
@@ -100,4 +100,4 @@ def test_the_hand_written_clues_keep_the_rules() -> None:
 def test_an_answer_read_as_unknown_scores_under_the_packs_default() -> None:
     words = load("en")
     above = sorted(word for word in read_unfamiliar() if word in words and words.score(word) > BELOW_PACKS)
-    assert above == [], "rebuild the bank: python -m dictionaries.build_en"
+    assert above == [], "rebuild the bank: python -m mobius.dictionaries.build_en"

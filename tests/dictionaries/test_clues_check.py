@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generators.crossword.clues import load_bank
+from mobius.generators.crossword.clues import load_bank
 
 
 def clues_check(*args: object) -> subprocess.CompletedProcess[str]:
@@ -83,7 +83,7 @@ def test_unreadable_input_is_one_line_and_exit_2(tmp_path: Path, content: str | 
 
 
 def test_the_pack_report_counts_the_clues_the_check_flags() -> None:
-    from generators.crossword.quality import pack_quality
+    from mobius.generators.crossword.quality import pack_quality
 
     entries = [{"answer": answer, "clue": clue, "score": 50, "seam_crossings": 0}
                for answer, clue in (("CAT", "House pet that purrs"), ("VETERINARY", "Vet"), ("RIVER", "Stream of the"),

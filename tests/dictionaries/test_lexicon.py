@@ -2,7 +2,7 @@
 
 Every check here reads something the project does not ship or build from:
 SCOWL and WordNet straight from their Debian packages, better-profanity's
-offensive-word list from PyPI, and `generators.crossword.clues.clue_problems`, which
+offensive-word list from PyPI, and `mobius.generators.crossword.clues.clue_problems`, which
 shares no code with the build's own clue filter.
 """
 
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from dictionaries import load
-from generators.crossword.clues import MAX_CLUE_CHARS, clue_problems, load_bank
+from mobius.dictionaries import load
+from mobius.generators.crossword.clues import MAX_CLUE_CHARS, clue_problems, load_bank
 
 SCOWL = Path("/usr/share/dict/scowl")
 WORDNET = Path("/usr/share/wordnet")

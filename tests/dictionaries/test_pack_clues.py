@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from dictionaries import load
-from generators.crossword.clues import clue_problems, load_bank
+from mobius.dictionaries import load
+from mobius.generators.crossword.clues import clue_problems, load_bank
 
 SCOWL = Path("/usr/share/dict/scowl")
 BLOCKLISTS = Path(__file__).parents[2] / "dictionaries" / "data" / "blocklist"

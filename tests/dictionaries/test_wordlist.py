@@ -1,4 +1,4 @@
-"""Tests for dictionaries.wordlist: normalisation, formats, filters, errors, named lists."""
+"""Tests for mobius.dictionaries.wordlist: normalisation, formats, filters, errors, named lists."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dictionaries import DictionaryError, ListContent, WordList, from_words, load, normalise, portable
-from dictionaries import wordlist
-from dictionaries.build_en import zipf_to_score
+from mobius.dictionaries import DictionaryError, ListContent, WordList, from_words, load, normalise, portable
+from mobius.dictionaries import wordlist
+from mobius.dictionaries.build_en import zipf_to_score
 
 A_TO_Z = re.compile("[A-Z]+")
 

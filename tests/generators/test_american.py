@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.crossword.grid import make_grid
-from generators.crossword.american import word_cap
-from generators.crossword.pack import CrosswordPackSpec
-from generators.crossword.pattern_check import check_pattern
-from generators.crossword.pattern_rules import PatternSpec
-from generators.crossword.patterns import generate_pattern
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.generators.crossword.american import word_cap
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.crossword.pattern_check import check_pattern
+from mobius.generators.crossword.pattern_rules import PatternSpec
+from mobius.generators.crossword.patterns import generate_pattern
 
 Rows = list[str]
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cpmodel.errors import InputError
-from dictionaries import DictionaryError, load, read_word_set
-from generators.crossword.clues import clue_for, clue_problems, load_bank, read_clue_file
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import build_pack
+from mobius.cpmodel.errors import InputError
+from mobius.dictionaries import DictionaryError, load, read_word_set
+from mobius.generators.crossword.clues import clue_for, clue_problems, load_bank, read_clue_file
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import build_pack
 from mobius.cli import app
 
 # A Möbius grid the curated `en` fills, with lights across the seam.

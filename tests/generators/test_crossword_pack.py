@@ -1,5 +1,5 @@
 """Crossword packs keep their rules — checked here with code of the test's
-own or the independent checkers (`pattern_check`, `cpmodel.crossword.verify`),
+own or the independent checkers (`pattern_check`, `mobius.cpmodel.crossword.verify`),
 never with the generator's: seam lights, three-letter share, no repeated
 answer, distinct fills and grids, quality figures; the plan replaces a grid
 that does not fill, says up front when the pattern space is exhausted, and
@@ -19,15 +19,15 @@ from typing import Any
 import pytest
 from lemminflect import getAllLemmas
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.lights import find_lights
-from generators.crossword.pack import CrosswordPackSpec
-from generators.crossword.plan import CrosswordPlan
-from generators.executors import PuzzleFailed
-from generators.pack import build_pack
-from generators.crossword.pattern_check import check_pattern
-from generators.crossword.pattern_space import canonical_key
-from generators.crossword.quality import pack_quality, summary_line
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.lights import find_lights
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.crossword.plan import CrosswordPlan
+from mobius.generators.executors import PuzzleFailed
+from mobius.generators.pack import build_pack
+from mobius.generators.crossword.pattern_check import check_pattern
+from mobius.generators.crossword.pattern_space import canonical_key
+from mobius.generators.crossword.quality import pack_quality, summary_line
 from tests.generators.test_export import MOBIUS_ROWS, PLANE_ROWS, build_crossword
 
 

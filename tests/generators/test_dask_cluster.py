@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from dictionaries import load
+from mobius.dictionaries import load
 
 distributed = pytest.importorskip("dask.distributed")
 pytestmark = pytest.mark.slow

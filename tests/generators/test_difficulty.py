@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from dictionaries import load
-from generators.crossword.clues import ClueBank, load_bank
-from generators.crossword.difficulty import (BLANK, DEFINITION, DIRECT, HARD_CAP, INDIRECT, KINDLESS_PENALTY, LEVELS, NAME,
+from mobius.dictionaries import load
+from mobius.generators.crossword.clues import ClueBank, load_bank
+from mobius.generators.crossword.difficulty import (BLANK, DEFINITION, DIRECT, HARD_CAP, INDIRECT, KINDLESS_PENALTY, LEVELS, NAME,
                                    OPPOSITE, SYNONYM, UNFAMILIAR_BELOW, choose_clue, clue_kind, figures,
                                    pack_difficulty)
-from generators.puzzles import read_puzzle_file
+from mobius.generators.puzzles import read_puzzle_file
 
 PACK = ("pack", "crossword", "--count", "2", "--width", "11", "--height", "5", "--seed", "0", "--workers", "1")
 
@@ -73,7 +73,7 @@ def test_medium_chooses_exactly_as_the_bank_does() -> None:
 
 
 def test_the_hard_preference_makes_a_common_word_worth_less_than_any_allowed_one() -> None:
-    from generators.crossword.difficulty import answer_penalties
+    from mobius.generators.crossword.difficulty import answer_penalties
 
     words = load("en", min_score=30)
     bank = load_bank()

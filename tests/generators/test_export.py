@@ -5,7 +5,7 @@ pdfinfo); every skipped export is reported with its reason; and every
 export is byte-identical across runs.
 
 Fixtures are puzzle JSON dicts built from real lights (`make_grid`,
-`find_lights`) and the real glue (`generators.puzzles.glue_of`), filled with
+`find_lights`) and the real glue (`mobius.generators.puzzles.glue_of`), filled with
 arbitrary letters: exporters only copy words, they never check them."""
 
 from __future__ import annotations
@@ -29,25 +29,25 @@ import jsonschema
 import puz
 import pytest
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.qxw import UNIQUE_DIRECTIVE, cell_id, parse_qxw_output
-from cpmodel.crossword.lights import ACROSS, find_lights
-from cpmodel.slider.board import preset
-from cpmodel.surface import SURFACES, Cell
-from dictionaries import wordlist
-from generators.export import ExportError, entry_cells, plane_reading
-from generators.export.bundle import export_all
-from generators.export.exolve import location, to_exolve
-from generators.export.ipuz import CROSSWORD_KIND, WRAPPED_KIND, to_ipuz
-from generators.export.layout import Block, fill_columns
-from generators.export.pdf import crossword_pdf, pack_pdf, tiles_moved
-from generators.export.puz import latin1_text, to_puz
-from generators.export.qxw import to_qxw_deck
-from generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import BOOKLET, MANIFEST, PUZZLE_DIR, Progress, build_pack
-from generators.puzzles import glue_of, seam_steps
-from generators.slider.pack import SliderPackSpec
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.qxw import UNIQUE_DIRECTIVE, cell_id, parse_qxw_output
+from mobius.cpmodel.crossword.lights import ACROSS, find_lights
+from mobius.cpmodel.slider.board import preset
+from mobius.cpmodel.surface import SURFACES, Cell
+from mobius.dictionaries import wordlist
+from mobius.generators.export import ExportError, entry_cells, plane_reading
+from mobius.generators.export.bundle import export_all
+from mobius.generators.export.exolve import location, to_exolve
+from mobius.generators.export.ipuz import CROSSWORD_KIND, WRAPPED_KIND, to_ipuz
+from mobius.generators.export.layout import Block, fill_columns
+from mobius.generators.export.pdf import crossword_pdf, pack_pdf, tiles_moved
+from mobius.generators.export.puz import latin1_text, to_puz
+from mobius.generators.export.qxw import to_qxw_deck
+from mobius.generators.export.svg import crossword_svg, mobius_template_svg, slider_svg
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import BOOKLET, MANIFEST, PUZZLE_DIR, Progress, build_pack
+from mobius.generators.puzzles import glue_of, seam_steps
+from mobius.generators.slider.pack import SliderPackSpec
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "generators" / "schema" / "ipuz-wrapped.json").read_text())
 MOBIUS_ROWS = ["....#...", "........", "...#....", "#......."]  # generators/examples/mobius-8x4.txt

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.lights import find_lights
-from generators.crossword.pack import CrosswordPackSpec
-from generators.crossword.plan import FIRST_TRY_SHARE, FULL_BUDGET_AFTER
-from generators.crossword.fill_estimate import FillEstimate
-from generators.crossword.grid_walk import DRY_LANE_DRAWS, EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
-from generators.crossword.pattern_space import canonical_key, lane_of
-from dictionaries.wordlist import from_words
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.lights import find_lights
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.crossword.plan import FIRST_TRY_SHARE, FULL_BUDGET_AFTER
+from mobius.generators.crossword.fill_estimate import FillEstimate
+from mobius.generators.crossword.grid_walk import DRY_LANE_DRAWS, EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
+from mobius.generators.crossword.pattern_space import canonical_key, lane_of
+from mobius.dictionaries.wordlist import from_words
 
 WORDS = st.lists(st.text(alphabet="ABCE", min_size=3, max_size=3), min_size=1, max_size=12, unique=True)
 

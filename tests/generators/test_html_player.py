@@ -3,7 +3,7 @@
 Browser tests drive headless Chromium (Debian's /usr/bin/chromium) with
 Playwright and skip, saying why, when either is missing; CI installs both.
 The puzzles come from real code: a one-puzzle Möbius crossword pack and a
-one-puzzle slider pack built by `generators.pack.build_pack`, whose pages are
+one-puzzle slider pack built by `mobius.generators.pack.build_pack`, whose pages are
 then written with `html_page` and `pack_index` as the pack writes them.
 Every browser test fails on a page error or a console error (a Content-
 Security-Policy violation is one) and on any request other than the page's
@@ -31,10 +31,10 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from typer.testing import CliRunner
 
-from generators.crossword.pack import CrosswordPackSpec
-from generators.export.html import INDEX_FROM_PLAYER, PLAYER_DIR, embed_json, html_page, pack_index, player_file
-from generators.pack import MANIFEST, PUZZLE_DIR, build_pack
-from generators.slider.pack import SliderPackSpec
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.export.html import INDEX_FROM_PLAYER, PLAYER_DIR, embed_json, html_page, pack_index, player_file
+from mobius.generators.pack import MANIFEST, PUZZLE_DIR, build_pack
+from mobius.generators.slider.pack import SliderPackSpec
 from mobius.cli import app
 from tests.generators.test_export import PLANE_ROWS, build_crossword, striped_rows
 

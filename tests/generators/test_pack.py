@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import PackError, build_pack, derive_seed
-from generators.slider.pack import SliderPackSpec, parse_depths
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import PackError, build_pack, derive_seed
+from mobius.generators.slider.pack import SliderPackSpec, parse_depths
 
 CROSSWORD = CrosswordPackSpec(count=5, width=9, height=7, surface="mobius", seed=11, time_limit=20.0)
 SLIDER = SliderPackSpec(count=6, board="ring", depth_min=3, depth_max=8, seed=5)
@@ -95,7 +95,7 @@ def test_existing_pack_is_not_overwritten_and_resume_checks_parameters(tmp_path:
 
 def test_parse_depths() -> None:
     assert parse_depths("4..9") == (4, 9) and parse_depths("7") == (7, 7)
-    from cpmodel.errors import InputError
+    from mobius.cpmodel.errors import InputError
     with pytest.raises(InputError):
         parse_depths("9..4")
 

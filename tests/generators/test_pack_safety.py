@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.faults.packs import write_crossword_inputs
-from generators.crossword.clues import load_bank
-from generators.pack_lock import LOCK_NAME, lock_pack
+from mobius.benchmarks.faults.packs import write_crossword_inputs
+from mobius.generators.crossword.clues import load_bank
+from mobius.generators.pack_lock import LOCK_NAME, lock_pack
 
 SLIDER = ["pack", "slider", "--board", "ring", "--count", "5", "--depth", "3..7", "--workers", "1"]
 
@@ -227,7 +227,7 @@ def run_in_process(*args: str):
 
 def test_a_full_disk_at_the_start_names_the_file_and_leaves_nothing(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("generators.pack.os.fsync", no_space("manifest.json"))
+    monkeypatch.setattr("mobius.generators.pack.os.fsync", no_space("manifest.json"))
     out = tmp_path / "new" / "pack"
     result = run_in_process(*SLIDER, "--out", str(out))
     assert result.exit_code == 2
@@ -237,7 +237,7 @@ def test_a_full_disk_at_the_start_names_the_file_and_leaves_nothing(tmp_path: Pa
 
 def test_a_full_disk_mid_pack_names_the_puzzle_file_and_resume_completes_it(
         slider_pack: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("generators.pack.os.fsync", no_space("0002.json"))
+    monkeypatch.setattr("mobius.generators.pack.os.fsync", no_space("0002.json"))
     out = tmp_path / "pack"
     result = run_in_process(*SLIDER, "--out", str(out))
     assert result.exit_code == 2

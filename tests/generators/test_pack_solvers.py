@@ -1,6 +1,6 @@
 """Packs filled by CP-SAT finish within their deterministic budgets, through
 the CLI, and every puzzle records its worst answer: checked here against the
-word list and the independent verifier (`cpmodel.crossword.verify`), never
+word list and the independent verifier (`mobius.cpmodel.crossword.verify`), never
 with the generator's own figures."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from dictionaries import load
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import build_pack
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.dictionaries import load
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import build_pack
 
 
 def _pack(out: Path, solver: str) -> subprocess.CompletedProcess[str]:

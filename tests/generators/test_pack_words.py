@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from dictionaries import load
-from generators.crossword.clues import load_bank
+from mobius.dictionaries import load
+from mobius.generators.crossword.clues import load_bank
 
 PACK = ("pack", "crossword", "--count", "1", "--width", "7", "--height", "5", "--workers", "1")
 

@@ -11,17 +11,17 @@ import itertools
 
 import pytest
 
-from cpmodel.crossword.grid import Grid, make_grid
-from cpmodel.crossword.lights import find_lights
-from cpmodel.surface import Direction, step, surface
-from generators.executors import make_executor
-from generators.pack import derive_seed
-from generators.crossword.pattern_check import check_pattern
-from generators.crossword.pattern_enumeration import enumerate_patterns
-from generators.crossword.pattern_space import (DRAW_BATCH, DRAWS_AHEAD, PATTERN_LANES, PatternSurvey, canonical_key, lane_of,
+from mobius.cpmodel.crossword.grid import Grid, make_grid
+from mobius.cpmodel.crossword.lights import find_lights
+from mobius.cpmodel.surface import Direction, step, surface
+from mobius.generators.executors import make_executor
+from mobius.generators.pack import derive_seed
+from mobius.generators.crossword.pattern_check import check_pattern
+from mobius.generators.crossword.pattern_enumeration import enumerate_patterns
+from mobius.generators.crossword.pattern_space import (DRAW_BATCH, DRAWS_AHEAD, PATTERN_LANES, PatternSurvey, canonical_key, lane_of,
                                      symmetry_count)
-from generators.crossword.pattern_rules import PatternSpec, symmetric_cell
-from generators.crossword.patterns import generate_pattern
+from mobius.generators.crossword.pattern_rules import PatternSpec, symmetric_cell
+from mobius.generators.crossword.patterns import generate_pattern
 
 
 def pack_rules(width: int, height: int, surface_name: str, **changes: object) -> PatternSpec:

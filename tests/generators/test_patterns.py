@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.grid import Grid, make_grid
-from cpmodel.crossword.lights import find_lights
-from generators.crossword.pattern_check import check_pattern
-from generators.crossword.pattern_rules import PatternError, PatternSpec
-from generators.crossword.patterns import generate_pattern, generate_pattern_with_stats
+from mobius.cpmodel.crossword.grid import Grid, make_grid
+from mobius.cpmodel.crossword.lights import find_lights
+from mobius.generators.crossword.pattern_check import check_pattern
+from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec
+from mobius.generators.crossword.patterns import generate_pattern, generate_pattern_with_stats
 
 # The benchmark sizes, small ones repeated so that a surface gets 100 patterns
 # in a few seconds; 15×15 appears in its own test.

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.problem import FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from cpmodel.solver import Status, get_solver
-from dictionaries import load
-from generators.crossword.pattern_rules import PatternSpec
-from generators.crossword.patterns import generate_pattern
-from generators.crossword.polish import polish, total
-from generators.crossword.word_policy import share_bonus
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import Status, get_solver
+from mobius.dictionaries import load
+from mobius.generators.crossword.pattern_rules import PatternSpec
+from mobius.generators.crossword.patterns import generate_pattern
+from mobius.generators.crossword.polish import polish, total
+from mobius.generators.crossword.word_policy import share_bonus
 
 SPECS = [PatternSpec(7, 5, "mobius", max_seam_crossings=1, max_length=7), PatternSpec(9, 7, "torus", max_length=9),
          PatternSpec(9, 9, "plane", max_length=9)]

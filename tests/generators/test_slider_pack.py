@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cpmodel.errors import InputError
-from cpmodel.slider.board import default_goal, preset
-from cpmodel.slider.reference_pdb import distance_table
-from generators.pack import build_pack
-from generators.slider.pack import MAX_PACK_DEPTH, SliderPackSpec, census, parse_depths
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import default_goal, preset
+from mobius.cpmodel.slider.reference_pdb import distance_table
+from mobius.generators.pack import build_pack
+from mobius.generators.slider.pack import MAX_PACK_DEPTH, SliderPackSpec, census, parse_depths
 
 
 def test_depths_run_from_min_to_max() -> None:

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generators.crossword.pack import CrosswordPackSpec
-from generators.rounds import ROUND_SIZE
-from generators.crossword.word_policy import (
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.rounds import ROUND_SIZE
+from mobius.generators.crossword.word_policy import (
     USED_PENALTY,
     AnswerLedger,
     count_recurrences,

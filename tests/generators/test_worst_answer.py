@@ -13,14 +13,14 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpmodel.crossword.grid import make_grid
-from cpmodel.crossword.problem import Fill, FillProblem, FillRules
-from cpmodel.crossword.verify import verify
-from dictionaries.wordlist import from_words
-from generators.crossword.pack import CrosswordPackSpec
-from generators.pack import build_pack
-from generators.crossword.quality import worst_answer_agrees
-from generators.crossword.worst_answer import raise_worst, worst_of
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.crossword.verify import verify
+from mobius.dictionaries.wordlist import from_words
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.pack import build_pack
+from mobius.generators.crossword.quality import worst_answer_agrees
+from mobius.generators.crossword.worst_answer import raise_worst, worst_of
 
 GRIDS = [(["...", "...", "..."], "plane"), (["...#", "....", "#..."], "plane"), (["....", "....", "...."], "mobius")]
 ALL_THREE = ["".join(w) for w in itertools.product("ABE", repeat=3)]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.errors import InputError
-from cpmodel.slider.board import (
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider.board import (
     MAX_BOARD_BYTES,
     MAX_EDGES,
     MAX_VERTICES,

@@ -1,16 +1,16 @@
 """A damaged table cache never gives a wrong optimal answer.
 
-Covers: the store's checksums (`cpmodel.store`): a round trip, a flipped
+Covers: the store's checksums (`mobius.cpmodel.store`): a round trip, a flipped
 bit in the data or the metadata, an entry without a checksum, metadata that
 is not what the caller expects, the once-per-process memo and report, and a
 malformed progress file of a build; then, through the CLI as a user meets
 it, seeded single-bit flips in every file kind of the compact (compiled
 engine) and sparse (python engine) tables on the 3×3, and every malformed
-metadata variant of `benchmarks.faults.cache`, each followed by a solve whose
+metadata variant of `mobius.benchmarks.faults.cache`, each followed by a solve whose
 length is checked against a breadth-first search over every state: one
 warning line naming the file, the right optimal length, no traceback.
 Leaves out: the long runs (hundreds of flips, the 4×4 tables), which are the
-`cache` fault family (`python -m benchmarks.faults --family cache`).
+`cache` fault family (`python -m mobius.benchmarks.faults --family cache`).
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.faults import cache as faults
-from cpmodel.slider import pdb_build
-from cpmodel.slider.board import default_goal, preset
-from cpmodel.store import DirectoryStore, Expected
+from mobius.benchmarks.faults import cache as faults
+from mobius.cpmodel.slider import pdb_build
+from mobius.cpmodel.slider.board import default_goal, preset
+from mobius.cpmodel.store import DirectoryStore, Expected
 from mobius.cli import app
 
 EXPECTED = Expected((1000,), "uint8", {"format": 1, "scale": 2})
@@ -206,8 +206,8 @@ def test_prepare_verify_refuses_a_table_whose_entries_are_wrong_though_its_check
 
 @pytest.mark.parametrize("board_name", ["petersen", "theta0"])
 def test_the_spot_check_passes_sound_tables_of_boards_that_are_not_bipartite(tmp_path: Path, board_name: str) -> None:
-    from cpmodel.slider.heuristics import default_partition
-    from cpmodel.slider.table_check import verify_stored
+    from mobius.cpmodel.slider.heuristics import default_partition
+    from mobius.cpmodel.slider.table_check import verify_stored
 
     board = preset(board_name)
     goal = default_goal(board)

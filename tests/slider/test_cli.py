@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from cpmodel.slider.board import SliderProblem, default_goal, preset
-from cpmodel.slider.verify import verify
-from cpmodel.solver import SolveResult, SolverBase, Status
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, preset
+from mobius.cpmodel.slider.verify import verify
+from mobius.cpmodel.solver import SolveResult, SolverBase, Status
 from mobius import slider_cli
 from mobius.cli import app
 
-needs_search = pytest.mark.skipif(importlib.util.find_spec("cpmodel.slider.search") is None,
-                                  reason="cpmodel.slider.search is not written yet")
+needs_search = pytest.mark.skipif(importlib.util.find_spec("mobius.cpmodel.slider.search") is None,
+                                  reason="mobius.cpmodel.slider.search is not written yet")
 
 
 def run(*args: str) -> Result:

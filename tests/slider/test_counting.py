@@ -7,7 +7,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpmodel.slider.counting import EXACT_DIGITS, Count
+from mobius.cpmodel.slider.counting import EXACT_DIGITS, Count
 
 
 def test_alternating_group_of_a_large_grid() -> None:

@@ -1,4 +1,4 @@
-"""Tests for the slider CP-SAT solver (`cpmodel.slider.cpsat`).
+"""Tests for the slider CP-SAT solver (`mobius.cpmodel.slider.cpsat`).
 
 Covers: optimal lengths against a brute-force BFS written here (one blank on
 ring, theta0 and the 8-puzzle; two blanks on small boards), every solution
@@ -21,16 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from cpmodel.deadline import DeadlineExceeded
-from cpmodel.slider.board import BLANK, SliderProblem, State, default_goal, preset
-from cpmodel.slider.bounds import distance_bound
-from cpmodel.slider.cpsat import MIN_CPSAT_TIME_S, CpSatSliderSolver, Tricks, build_model
-from cpmodel.slider import cpsat as slider_cpsat
-from cpmodel.slider import heuristics
-from cpmodel.slider.heuristics import make_heuristic
-from cpmodel.slider.verify import verify
-from cpmodel.solver import Status, get_solver
-from cpmodel.store import DirectoryStore, attach_tables
+from mobius.cpmodel.deadline import DeadlineExceeded
+from mobius.cpmodel.slider.board import BLANK, SliderProblem, State, default_goal, preset
+from mobius.cpmodel.slider.bounds import distance_bound
+from mobius.cpmodel.slider.cpsat import MIN_CPSAT_TIME_S, CpSatSliderSolver, Tricks, build_model
+from mobius.cpmodel.slider import cpsat as slider_cpsat
+from mobius.cpmodel.slider import heuristics
+from mobius.cpmodel.slider.heuristics import make_heuristic
+from mobius.cpmodel.slider.verify import verify
+from mobius.cpmodel.solver import Status, get_solver
+from mobius.cpmodel.store import DirectoryStore, attach_tables
 
 # --- an independent brute force ---------------------------------------------------
 

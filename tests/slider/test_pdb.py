@@ -25,13 +25,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cpmodel.deadline import DeadlineExceeded
-from cpmodel.slider import pdb, pdb_build
-from cpmodel.slider.board import Board, default_goal, preset
-from cpmodel.slider.pdb_keys import compact_key
-from cpmodel.slider.reference_pdb import UNSEEN as UNREACHED
-from cpmodel.slider.reference_pdb import build_pattern_table
-from cpmodel.store import DirectoryStore
+from mobius.cpmodel.deadline import DeadlineExceeded
+from mobius.cpmodel.slider import pdb, pdb_build
+from mobius.cpmodel.slider.board import Board, default_goal, preset
+from mobius.cpmodel.slider.pdb_keys import compact_key
+from mobius.cpmodel.slider.reference_pdb import UNSEEN as UNREACHED
+from mobius.cpmodel.slider.reference_pdb import build_pattern_table
+from mobius.cpmodel.store import DirectoryStore
 
 
 def decoded(board: Board, group: tuple[int, ...], tables: pdb_build.CompactTables) -> dict[tuple[int, ...], int]:
@@ -158,9 +158,9 @@ def test_ctrl_c_keeps_the_build(tmp_path: Path) -> None:
 CHILD = textwrap.dedent("""
     import sys
     from pathlib import Path
-    from cpmodel.slider.board import default_goal, preset
-    from cpmodel.slider.pdb_build import build_tables
-    from cpmodel.store import DirectoryStore
+    from mobius.cpmodel.slider.board import default_goal, preset
+    from mobius.cpmodel.slider.pdb_build import build_tables
+    from mobius.cpmodel.store import DirectoryStore
     board = preset("grid:4x4")
     build_tables(board, default_goal(board), ((4, 5, 8, 9, 12, 13),), store=DirectoryStore(Path(sys.argv[1])))
 """)

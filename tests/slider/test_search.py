@@ -26,10 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from benchmarks.datasets import distance_counts, korf_table
-from cpmodel.errors import InputError
-from cpmodel.slider import reference_pdb
-from cpmodel.slider.board import (
+from mobius.benchmarks.datasets import distance_counts, korf_table
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.slider import reference_pdb
+from mobius.cpmodel.slider.board import (
     BLANK,
     Board,
     SliderProblem,
@@ -37,21 +37,21 @@ from cpmodel.slider.board import (
     preset,
     random_walk,
 )
-from cpmodel.slider.heuristics import (
+from mobius.cpmodel.slider.heuristics import (
     default_partition,
     distance_heuristic,
     make_heuristic,
 )
-from cpmodel.slider.reference_pdb import (
+from mobius.cpmodel.slider.reference_pdb import (
     build_pattern_table,
     distance_table,
     pattern_table,
     rank_state,
 )
-from cpmodel.slider.search import BfsSolver, ida_star
-from cpmodel.slider.verify import verify
-from cpmodel.solver import Status, get_solver
-from cpmodel.store import DirectoryStore, attach_tables
+from mobius.cpmodel.slider.search import BfsSolver, ida_star
+from mobius.cpmodel.slider.verify import verify
+from mobius.cpmodel.solver import Status, get_solver
+from mobius.cpmodel.store import DirectoryStore, attach_tables
 from mobius.cli import app
 
 SOLVERS = ["bfs", "astar:heuristic=distance", "idastar:heuristic=manhattan", "astar", "idastar"]
@@ -246,7 +246,7 @@ def test_partition_option_through_the_registry() -> None:
 def test_partition_presets_and_single_groups() -> None:
     board = preset("grid:4x4")
     goal = default_goal(board)
-    from cpmodel.slider.heuristics import resolve_partition
+    from mobius.cpmodel.slider.heuristics import resolve_partition
 
     assert resolve_partition(board, goal, "7-8", "compiled") == (tuple(range(1, 8)), tuple(range(8, 16)))
     assert resolve_partition(board, goal, None, "compiled") == resolve_partition(board, goal, "7-8", "python")

@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cpmodel.slider import pdb_build
-from cpmodel.slider.board import default_goal, preset
+from mobius.cpmodel.slider import pdb_build
+from mobius.cpmodel.slider.board import default_goal, preset
 
 
 def mobius(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cpmodel.slider.board import SliderProblem, default_goal, preset
-from cpmodel.slider.search import bfs
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, preset
+from mobius.cpmodel.slider.search import bfs
 from tests.slider.test_cli import scramble, text
 
 BOARD = "grid:3x3"
