@@ -30,7 +30,8 @@ Covers:
   derived from the pack seed), keeping grids of the pack's lane until the
   draws stop finding new grids (`SATURATION_DRAWS` draws in a row without
   one: the space is used up as far as the generator reaches); then the
-  other lanes' grids follow, lane by lane. `estimate()` is the Chao1
+  other lanes' grids follow, lane by lane (also when the pack's walk finds
+  its lane dry and calls `stop_drawing`). `estimate()` is the Chao1
   estimate of the number of distinct grids from how often each was drawn
   (Chao 1984: seen-once² / 2·seen-twice added to those seen), exact when
   the space is listed or used up.
@@ -330,6 +331,11 @@ class PatternSurvey:
     def _miss(self) -> None:
         self.since_new += 1
         if self.since_new >= SATURATION_DRAWS:
+            self._finish()
+
+    def stop_drawing(self) -> None:
+        """Take the space as used up now (a walk that finds the pack's lane dry): see `_finish`."""
+        if not self.complete:
             self._finish()
 
     def _finish(self) -> None:

@@ -14,7 +14,8 @@ from mobius.cpmodel.crossword.lights import find_lights
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.crossword.plan import FIRST_TRY_SHARE, FULL_BUDGET_AFTER
 from mobius.generators.crossword.fill_estimate import FillEstimate
-from mobius.generators.crossword.grid_walk import EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
+from mobius.generators.crossword.grid_walk import DRY_LANE_DRAWS, EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
+from mobius.generators.crossword.pattern_space import canonical_key, lane_of
 from mobius.dictionaries.wordlist import from_words
 
 WORDS = st.lists(st.text(alphabet="ABCE", min_size=3, max_size=3), min_size=1, max_size=12, unique=True)
@@ -111,3 +112,25 @@ def test_grids_expected_to_fill_too_rarely_are_tried_only_while_no_grid_has_fill
             chosen = walk.next_grid(1, frozenset())
             assert chosen == survey.order[1] and len(walk.waiting()) == grids - 2 and not walk.exhausted and not notes
             assert walk.retired == {first}  # it never filled
+
+
+def test_a_lane_with_no_grid_likely_to_fill_is_left_for_the_grids_of_the_other_lanes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = CrosswordPackSpec(count=30, width=11, height=5)  # drawn, not listed: little room per puzzle
+    survey = spec.plan().survey
+    first_key = survey.order[0]
+    estimate = FillEstimate(spec.words())
+    # the walk's first grid fills; every other grid is hopeless
+    monkeypatch.setattr(estimate, "log_fills", lambda grid, *_: EASY_LOG_FILLS if canonical_key(grid) == first_key
+                        else HOPELESS_LOG_FILLS - 1)
+    notes: list[str] = []
+    walk = GridWalk(survey, estimate, spec.min_length, 1, notes.append)
+    assert walk.next_grid(0, frozenset()) == first_key
+    walk.accepted(0)
+    start = survey.draws
+    walk.next_grid(1, frozenset())
+    # drawing stopped soon after DRY_LANE_DRAWS (not at the survey's limit), and the other lanes' grids,
+    # drawn meanwhile, were walked
+    assert survey.complete and survey.draws - start < 4 * DRY_LANE_DRAWS
+    assert any(lane_of(key) != survey.lane for key in survey.order[:walk.drawn])
+    assert notes[0].startswith("the pack's share of the grids ran dry after")
