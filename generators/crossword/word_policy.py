@@ -8,7 +8,8 @@ its answers break the policy.
 
 Within one puzzle no word appears twice, nor two words of one family
 (`family_pair`: LET and LETS, SIT and SAT, ONE and ONES — words lemminflect
-gives a lemma in common), as a published grid never has them.
+gives a lemma in common — and ODD and ODDS, a word and itself with an S
+added), as a published grid never has them.
 
 The policy across a pack, per answer length n:
 
@@ -226,9 +227,12 @@ def count_recurrences(puzzles: Mapping[int, Iterable[str]]) -> Counter[str]:
 
 @lru_cache(maxsize=65536)
 def family_of(word: str) -> frozenset[str]:
-    """The word (A–Z) and its lemmas, lower case: SAT -> {sat, sit}."""
+    """The word (A–Z) and its lemmas, lower case: SAT -> {sat, sit}; a word ending in S also
+    claims itself without the S, since ODDS beside ODD or NEWS beside NEW reads as the same word
+    twice to a solver, though lemminflect lists ODDS and NEWS as lemmas of their own."""
     lower = word.lower()
-    return frozenset({lower, *(lemma for lemmas in getAllLemmas(lower).values() for lemma in lemmas)})
+    stem = {lower[:-1]} if lower.endswith("s") else set()
+    return frozenset({lower, *stem, *(lemma for lemmas in getAllLemmas(lower).values() for lemma in lemmas)})
 
 
 def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:

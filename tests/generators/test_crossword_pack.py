@@ -45,9 +45,11 @@ def assert_pack_rules(spec: CrosswordPackSpec, puzzles: dict[int, dict[str, Any]
     entries = [e for p in puzzles.values() for e in p["entries"]]
     assert sum(len(e["answer"]) == 3 for e in entries) <= 0.25 * len(entries)
     for puzzle in puzzles.values():
-        # No two answers of one family in a puzzle (LET and LETS, SIT and SAT): their lemmas, by lemminflect.
+        # No two answers of one family in a puzzle (LET and LETS, SIT and SAT): their lemmas, by
+        # lemminflect, and an answer with a final S taken off (ODDS and ODD).
         lemmas = Counter(lemma for e in puzzle["entries"]
-                         for lemma in {e["answer"].lower(), *chain.from_iterable(getAllLemmas(e["answer"].lower()).values())})
+                         for lemma in {e["answer"].lower(), e["answer"].lower().removesuffix("s"),
+                                       *chain.from_iterable(getAllLemmas(e["answer"].lower()).values())})
         assert max(lemmas.values()) == 1, [lemma for lemma, n in lemmas.items() if n > 1]
         grid = grid_of(puzzle)
         assert check_pattern(grid, spec.pattern_spec()) == []

@@ -145,7 +145,9 @@ def test_a_pack_widens_its_policy_when_its_puzzles_need_more_short_answers() -> 
     (["LET", "ATE", "LETS"], ("LET", "LETS")),  # an inflection beside its word
     (["SAT", "TEN", "SIT"], ("SAT", "SIT")),  # an irregular past
     (["AXIS", "ARC", "AXES"], ("AXIS", "AXES")),  # a plural of either AXE or AXIS
-    (["ONE", "NEW", "NEWS"], None),  # NEWS is no plural of NEW
+    (["ONE", "NEW", "NEWS"], ("NEW", "NEWS")),  # NEWS is no plural of NEW, but reads as NEW again
+    (["ODD", "TEA", "ODDS"], ("ODD", "ODDS")),  # a lemma of its own, the same word to a solver
+    (["BUS", "TEA", "ODE"], None),  # a final S alone makes no family
     (["ART", "ARTS"], ("ART", "ARTS")),
 ])
 def test_two_answers_of_one_family_are_found(answers: list[str], pair: tuple[str, str] | None) -> None:
