@@ -20,7 +20,7 @@ clues come from (`clues.py`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -81,7 +81,7 @@ def seam_steps(grid: Grid, light: Light) -> list[int]:
 
 
 class ClueSource(Protocol):
-    def clue_for(self, answer: str, seed: int) -> str: ...
+    def clue_for(self, answer: str, seed: int, others: Collection[str] = ()) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -116,15 +116,19 @@ def surface_title(surface_name: str) -> str:
 def crossword_puzzle(problem: FillProblem, fill: Fill, *, puzzle_id: str, solver: str,
                      stats: Mapping[str, int | float], seed: int, clues: ClueSource | None = None,
                      credits: Credits = Credits()) -> dict:
-    """The puzzle dict; each entry's clue is `clues.clue_for(answer, seed)` — so it varies with the
-    puzzle's seed — or "" without a clue source. Titled by `credits`, by default "Möbius strip 11x5 #0007"."""
+    """The puzzle dict; each entry's clue is `clues.clue_for(answer, seed, others)` — so it varies
+    with the puzzle's seed and names none of the grid's other answers where it can — or "" without a
+    clue source. Titled by `credits`, by default "Möbius strip 11x5 #0007"."""
     grid = problem.grid.with_letters(fill)
-    clue_of = clues.clue_for if clues is not None else (lambda answer, seed: "")
+    answers = problem.entries(fill)
     entries = []
-    for light, answer in zip(problem.lights.lights, problem.entries(fill)):
+    for i, (light, answer) in enumerate(zip(problem.lights.lights, answers)):
+        # A clue names no other answer of its grid where the answer has another clue.
+        others = answers[:i] + answers[i + 1:]
         entries.append({
             "number": light.number, "direction": light.direction, "cells": [list(c) for c in light.cells],
-            "answer": answer, "clue": clue_of(answer, seed), "enumeration": f"({light.length})",
+            "answer": answer, "clue": clues.clue_for(answer, seed, others) if clues is not None else "",
+            "enumeration": f"({light.length})",
             "seam_crossings": light.seam_crossings, "seam_steps": seam_steps(problem.grid, light),
             "cyclic": light.cyclic,
             "score": problem.words.score(answer),

@@ -119,7 +119,8 @@ def fill_command(
     words_read = problem.entries(fill) if fill else None
 
     def clue_of(word: str) -> str:
-        return bank.clue_for(word, seed) if bank is not None else ""
+        others = [w for w in words_read or () if w != word]
+        return bank.clue_for(word, seed, others) if bank is not None else ""
 
     if result.status is Status.UNSAT:
         use = words_used(True)

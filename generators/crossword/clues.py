@@ -22,7 +22,7 @@ import gzip
 import hashlib
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +31,7 @@ from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.inputs import read_text_bounded, text_lines
 from mobius.dictionaries import normalise
 from mobius.dictionaries.wordlist import EN_CLUES_PATH
+from mobius.generators.crossword.word_policy import family_of
 
 # Two lines of a printed clue list; the embedded bank keeps to it (a whole
 # definition is better than one cut to fit a single line).
@@ -107,9 +108,19 @@ class ClueBank:
         joined = self.clues.get(answer)
         return tuple(joined.split("\t")) if joined else ()
 
-    def clue_for(self, answer: str, seed: int) -> str:
-        """One of the answer's clues, chosen by `seed` (stable across runs and machines); "" if none."""
-        return seeded_pick(self.clues_of(answer), answer, seed)
+    def clue_for(self, answer: str, seed: int, others: Collection[str] = ()) -> str:
+        """One of the answer's clues, chosen by `seed` (stable across runs and machines) among those
+        naming none of `others`, the other answers of its grid (`naming_none`); "" if none."""
+        return seeded_pick(naming_none(self.clues_of(answer), others), answer, seed)
+
+
+def naming_none(options: tuple[str, ...], others: Collection[str]) -> tuple[str, ...]:
+    """The clues of `options` with no word of one family with an answer of `others` (AMINO's
+    "___ acid" beside ACIDS gives half the other answer away); all of them if every one has."""
+    families = set().union(*map(family_of, others)) if others else set()
+    kept = tuple(clue for clue in options
+                 if not any(families & family_of(word) for word in re.findall(r"[A-Za-z]+", clue)))
+    return kept or options
 
 
 def seeded_pick(options: tuple[str, ...], answer: str, seed: int) -> str:

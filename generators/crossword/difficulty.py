@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from mobius.dictionaries import WordList
-from mobius.generators.crossword.clues import ClueBank, seeded_pick
+from mobius.generators.crossword.clues import ClueBank, naming_none, seeded_pick
 
 DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK = "definition", "name", "synonym", "opposite", "blank"
 CLUE_KINDS = (DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK)
@@ -129,8 +129,8 @@ class LevelledClues:
     bank: ClueBank
     level: Level
 
-    def clue_for(self, answer: str, seed: int) -> str:
-        return choose_clue(self.bank.clues_of(answer), answer, seed, self.level)
+    def clue_for(self, answer: str, seed: int, others: Collection[str] = ()) -> str:
+        return choose_clue(naming_none(self.bank.clues_of(answer), others), answer, seed, self.level)
 
 
 def answer_penalties(words: WordList, level: Level, min_score: int, bank: ClueBank | None) -> dict[str, int]:

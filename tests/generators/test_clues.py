@@ -5,6 +5,7 @@ independent clue check, and the clue options of `mobius pack crossword` and
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 
 from mobius.cpmodel.errors import InputError
 from mobius.dictionaries import DictionaryError, load, read_word_set
-from mobius.generators.crossword.clues import clue_for, clue_problems, load_bank, read_clue_file
+from mobius.generators.crossword.clues import ClueBank, clue_for, clue_problems, load_bank, read_clue_file
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.pack import build_pack
 from mobius.cli import app
@@ -102,6 +103,14 @@ def test_clue_problems_lets_unrelated_words_through(answer: str, clue: str) -> N
     assert clue_problems(answer, clue) == []
 
 
+def test_a_clue_names_no_other_answer_of_its_grid_where_another_clue_serves() -> None:
+    bank = ClueBank({"AMINO": "___ acid\tProtein building block prefix", "ODE": "Poem of praise"}, "test")
+    assert {bank.clue_for("AMINO", seed, ["ACIDS", "TEA"]) for seed in range(20)} == {"Protein building block prefix"}
+    assert {bank.clue_for("AMINO", seed, ["TEA"]) for seed in range(20)} == {"___ acid", "Protein building block prefix"}
+    # When every clue names one, the answer keeps its clues: a clue that names an answer beats none.
+    assert bank.clue_for("ODE", 0, ["POEMS"]) == "Poem of praise"
+
+
 def test_clue_problems_flags_empty_and_long_clues() -> None:
     assert clue_problems("CAT", "  ") == ["empty clue"]
     assert any("over 90" in p for p in clue_problems("CAT", "x" * 91))
@@ -135,6 +144,17 @@ def test_a_default_pack_clues_every_entry_fairly(tmp_path: Path) -> None:
     entries = [e for p in puzzles.values() for e in p["entries"]]
     assert entries and all(e["clue"] for e in entries)
     assert [(e["answer"], e["clue"]) for e in entries if clue_problems(e["answer"], e["clue"])] == []
+    # No clue names another answer of its grid (a word of the clue is that answer, give or take a
+    # final S) where the answer has a clue that does not.
+    bank = load_bank()
+    for puzzle in puzzles.values():
+        answers = [e["answer"] for e in puzzle["entries"]]
+        for e in puzzle["entries"]:
+            others = {a.lower().removesuffix("s") for a in answers if a != e["answer"]}
+
+            def names(clue: str) -> bool:
+                return any(w.lower().removesuffix("s") in others for w in re.findall(r"[A-Za-z]+", clue))
+            assert not names(e["clue"]) or all(map(names, bank.clues_of(e["answer"]))), (e["answer"], e["clue"])
 
 
 def test_pack_cli_clues_file_overrides_and_no_clues_leaves_them_empty(tmp_path: Path) -> None:
