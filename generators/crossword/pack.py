@@ -74,11 +74,12 @@ FILL_CHOICES = 8
 # CP-SAT deterministic seconds of polish per puzzle by default: twenty
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
-# Reference-solver backtracks per puzzle spent raising its worst answer
-# (`worst_answer.py`) before the polish: one probe of `PROBE_BACKTRACKS`
-# (800, with restarts in the probes, raised the median by one point for
-# 1.29–1.41× the pack's wall time: benchmarks/RESULTS.md, "Proving the worst answer").
-DEFAULT_WORST = 600
+# Backtracks per puzzle spent raising its worst answer (`worst_answer.py`,
+# compiled probes, about 30 µs each) before the polish: on default 30-packs
+# of five seeds the median worst answer rose by 10.5–14 points (3,000: 7.5–12)
+# and 17 % of the optima were proven (20,000: two thirds, at twice the wall
+# time): benchmarks/RESULTS.md, "The worst answer with compiled probes".
+DEFAULT_WORST = 6000
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.
@@ -297,23 +298,22 @@ class CrosswordPackSpec:
         problem = FillProblem(make_grid(job.rows, self.surface), words, self.rules(job.excluded), penalties)
         mended = self._mend(problem, job)
         raised: WorstAnswer | None = None
-        if mended is not None:  # a mended fill keeps every answer it need not change
-            fill, stats = mended
-            problem, fill = self._one_of_a_family(problem, fill, job.fill_seed)
-        else:
-            fill, stats = self._fill(problem, job)
-            problem, fill = self._one_of_a_family(problem, fill, job.fill_seed)
-            if self.worst > 0:
-                raised = raise_worst(problem, fill, budget=self.worst, seed=job.fill_seed)
-                fill = raised.fill
-                stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
-                             worst_score_before=raised.score_before)
-            if self.polish > 0:
-                kept = floored(problem, raised.score) if raised else problem  # the polish keeps the floor
-                polished = polish(kept, fill, budget=self.polish, seed=job.fill_seed)
-                fill = polished.fill
-                stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
-                             score_before_polish=polished.score_before, score_after_polish=polished.score_after)
+        # A mended fill (the job's refused fill with its taken answers replaced) is
+        # raised and polished like a new one: the answers replaced may be weak, and
+        # the bound proven for the refused fill does not hold under the new exclusions.
+        fill, stats = mended if mended is not None else self._fill(problem, job)
+        problem, fill = self._one_of_a_family(problem, fill, job.fill_seed)
+        if self.worst > 0:
+            raised = raise_worst(problem, fill, budget=self.worst)
+            fill = raised.fill
+            stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
+                         worst_score_before=raised.score_before)
+        if self.polish > 0:
+            kept = floored(problem, raised.score) if raised else problem  # the polish keeps the floor
+            polished = polish(kept, fill, budget=self.polish, seed=job.fill_seed)
+            fill = polished.fill
+            stats.update(polish_rounds=polished.rounds, polish_improved=polished.improved,
+                         score_before_polish=polished.score_before, score_after_polish=polished.score_after)
         pair = family_pair(problem.entries(fill))
         if pair is not None:  # brought back by the worst-answer stage or the polish: another attempt
             raise PuzzleFailed(f"two answers of one family ({pair[0]}, {pair[1]})")

@@ -1,6 +1,6 @@
 """The worst answer first: a fill whose lowest-scored answer is as high as can be, proven where the budget allows.
 
-Covers: `raise_worst(problem, fill, budget=, seed=)`, the first stage of a
+Covers: `raise_worst(problem, fill, budget=)`, the first stage of a
 lexicographic objective — maximise the lowest answer score in the grid;
 the pack's polish (`polish.py`) then raises the total with that floor kept,
 by polishing the problem `floored` returns. The search is over the
@@ -15,21 +15,23 @@ the floor while every probe finds a fill — low thresholds are cheap, and
 the fill found often beats its threshold — and are bisected between the
 floor and the lowest failed threshold after that; when every threshold
 left has only run out of its share (which proves nothing) and budget
-remains, they are tried again with twice the share. The worst answer is
-optimal when the floor meets the proven cap.
+remains, they are tried again with twice the share.
 
-The probes are the reference solver's (maintained arc consistency with
-dom/wdeg, best words first, no restarts: Luby restarts raised the worst
-answer about a point more for the same backtracks but proved no cap, as
-a refutation needs one long run), bounded by backtracks: on 11×5 Möbius
-pack grids it decided thresholds near the optimum in 300–2,000
-backtracks (0.1–2 s) where CP-SAT (letter tables, or a Boolean
-word-per-light model solving the max-min directly) ran out of 5–10 s of
-deterministic time, CaDiCaL on the `sat` backend's clauses took 0.7–64 s
-and branching on letters
-instead of words saved little (benchmarks/RESULTS.md, "The worst answer
-first" and "Proving the worst answer"). Backtracks are a deterministic
-budget, so the result is the same on every machine.
+A probe is the reference solver's search (maintained arc consistency with
+dom/wdeg, best words first, no restarts: a refutation needs one long run),
+compiled (`cpmodel/crossword/compiled.py`: the same nodes, a backtrack in
+about 22 µs where the pure-Python search takes 0.3 ms). It tries the
+answers of the best fill so far first, each while its light can still take
+it, so that a fill near that one comes early; it is kept between tries, so
+a threshold tried again goes on from where its search stopped and no
+backtrack is spent twice. A fill with two answers of one family
+(`word_policy.family_pair`), which the pack would refuse, is passed over
+and the probe's search goes on to its next fill, so an UNSAT answer then
+means "no fill the pack accepts". The worst answer is optimal when the
+floor meets the proven cap. Backtracks are a deterministic budget, so the
+result is the same on every machine.
+Measurements: benchmarks/RESULTS.md, "The worst answer first", "Proving
+the worst answer" and "The worst answer with compiled probes".
 
 Leaves out: the total score (`polish.py`), checking the result
 (`cpmodel/crossword/verify.py`, which the pack runs) and the solvers.
@@ -40,9 +42,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from mobius.cpmodel.crossword.compiled import Search
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
-from mobius.cpmodel.crossword.reference import ReferenceSolver
-from mobius.cpmodel.solver import Status
+from mobius.cpmodel.crossword.propagation import build_network, initial_domains
+from mobius.cpmodel.crossword.reference import penalty_tiers, read_fill
+from mobius.generators.crossword.word_policy import family_pair
 
 # Scores run 0-100: a threshold above the top is infeasible without a probe.
 TOP_SCORE = 100
@@ -89,7 +93,34 @@ def floored(problem: FillProblem, floor: int) -> FillProblem:
     return FillProblem(problem.grid, problem.words, rules, problem.penalties)
 
 
-def raise_worst(problem: FillProblem, fill: Fill, *, budget: int, seed: int) -> WorstAnswer:
+class Probe:
+    """The search for a fill of `problem` floored at `threshold`, run a share at a time."""
+
+    def __init__(self, problem: FillProblem, threshold: int) -> None:
+        self.problem = floored(problem, threshold)
+        self.net = build_network(self.problem)
+        self.search = Search(self.net, initial_domains(self.problem, self.net), penalty_tiers(self.problem))
+
+    def run(self, share: int, near: Fill) -> tuple[str, Fill | None, int]:
+        """("SOLVED", a fill the pack accepts, backtracks spent), ("UNSAT", None,
+        …) when there is none (left), or ("TIMEOUT", None, …) out of `share`.
+        The search tries the answers of `near` first, where they are still allowed."""
+        search, spent = self.search, 0
+        search.hint([index.mask_of([word]) for index, word in zip(self.net.index, self.problem.entries(near))])
+        while True:
+            before = search.backtracks
+            status = search.run(share - spent)
+            spent += search.backtracks - before
+            if status != "SOLVED":
+                return status, None, spent
+            fill = read_fill(self.problem, self.net, search.domains)
+            if family_pair(self.problem.entries(fill)) is None:
+                return status, fill, spent
+            if spent >= share:
+                return "TIMEOUT", None, spent
+
+
+def raise_worst(problem: FillProblem, fill: Fill, *, budget: int) -> WorstAnswer:
     """The fill of `problem` with the highest worst answer found within
     `budget` backtracks, starting from `fill` (see the module docstring)."""
     answer, score = worst_of(problem, fill)
@@ -98,23 +129,26 @@ def raise_worst(problem: FillProblem, fill: Fill, *, budget: int, seed: int) -> 
     search_cap = cap  # thresholds at or above this are proven or out of budget
     spent = probes = 0
     share = PROBE_BACKTRACKS
+    paused: dict[int, Probe] = {}  # thresholds out of their share, to go on from where they stopped
     while score + 1 < cap and spent < budget:
         if score + 1 >= search_cap:
             # Every threshold left ran out of its share, which proves nothing:
-            # try them again with twice the share while the budget lasts.
+            # go on with them, with twice the share, while the budget lasts.
             search_cap, share = cap, 2 * share
         threshold = _next_threshold(score, search_cap, climbing=search_cap > TOP_SCORE)
-        solver = ReferenceSolver(max_backtracks=min(share, budget - spent))
-        result = solver.solve(floored(problem, threshold), seed=seed)
-        spent += int(result.stats["backtracks"])
+        probe = paused.pop(threshold, None) or Probe(problem, threshold)
+        status, found, used = probe.run(min(share, budget - spent), best)
+        spent += used
         probes += 1
-        if result.status is Status.SOLVED:
-            best = result.solution
+        if found is not None:
+            best = found
             answer, score = worst_of(problem, best)
         else:
             search_cap = threshold
-            if result.status is Status.UNSAT:
+            if status == "UNSAT":
                 cap = threshold
+            else:
+                paused[threshold] = probe
     return WorstAnswer(best, answer, score, before, cap - 1, probes, spent)
 
 

@@ -1,0 +1,118 @@
+"""The compiled search against the pure-Python reference search it mirrors:
+the same status, fill, nodes, backtracks and revisions, on random problems
+of every surface (with repeats allowed or not, excluded words, score floors,
+penalties and backtrack budgets) and on a Möbius strip filled from the
+embedded list at the thresholds the worst-answer stage probes; a search run
+in pieces ends where one run ends, and going on after each fill lists
+every fill of a brute-force enumeration once."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mobius.cpmodel.crossword.compiled import Search
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.propagation import Network, build_network, initial_domains
+from mobius.cpmodel.crossword.reference import ReferenceSolver, penalty_tiers, read_fill
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import SolveResult, Status
+from mobius.cpmodel.surface import SURFACES
+from mobius.dictionaries import from_words, load
+from tests.generators.test_worst_answer import every_fill
+
+
+def both(problem: FillProblem, max_backtracks: int | None = None) -> tuple[SolveResult, SolveResult]:
+    python = ReferenceSolver(max_backtracks=max_backtracks).solve(problem)
+    numba = ReferenceSolver(max_backtracks=max_backtracks, compiled=True).solve(problem)
+    return python, numba
+
+
+def assert_same_search(python: SolveResult, numba: SolveResult, problem: FillProblem) -> None:
+    assert numba.status is python.status
+    assert numba.solution == python.solution
+    for key in ("nodes", "backtracks", "revisions", "initial_domain"):
+        assert numba.stats[key] == python.stats[key], key
+    if numba.status is Status.SOLVED:
+        assert verify(problem, numba.solution) == []
+
+
+@st.composite
+def instances(draw: st.DrawFn) -> tuple[FillProblem, int | None]:
+    w, h = draw(st.integers(2, 5)), draw(st.integers(2, 5))
+    rows = ["".join(draw(st.lists(st.sampled_from("....#"), min_size=w, max_size=w))) for _ in range(h)]
+    grid = make_grid(rows, draw(st.sampled_from(sorted(SURFACES))))
+    # A four-letter alphabet mixes SAT and UNSAT; scores and penalties make the value order matter.
+    word = st.text(alphabet="ABCD", min_size=2, max_size=2 * max(w, h))
+    listed = draw(st.lists(word, min_size=1, max_size=120, unique=True))
+    scores = draw(st.lists(st.integers(0, 100), min_size=len(listed), max_size=len(listed)))
+    words = from_words(listed, scores)
+    excluded = frozenset(draw(st.lists(st.sampled_from(listed), max_size=5)))
+    rules = FillRules(allow_repeats=draw(st.booleans()), min_score=draw(st.sampled_from([0, 0, 30, 60])),
+                      excluded=excluded)
+    penalties = dict(draw(st.lists(st.tuples(st.sampled_from(listed), st.integers(0, 3)), max_size=8)))
+    budget = draw(st.sampled_from([None, None, 0, 1, 5, 40]))
+    return FillProblem(grid, words, rules, penalties), budget
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances())
+def test_the_compiled_search_expands_the_reference_nodes(instance: tuple[FillProblem, int | None]) -> None:
+    problem, budget = instance
+    assert_same_search(*both(problem, budget), problem)
+
+
+def searches(problem: FillProblem) -> tuple[Search, Search, Network]:
+    """Two searches of `problem`, not yet run, and its network."""
+    net = build_network(problem)
+    return (Search(net, initial_domains(problem, net), penalty_tiers(problem)),
+            Search(net, initial_domains(problem, net), penalty_tiers(problem)), net)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(), st.lists(st.integers(0, 30), min_size=1, max_size=6))
+def test_a_search_run_in_pieces_ends_where_one_run_ends(instance: tuple[FillProblem, int | None],
+                                                        pieces: list[int]) -> None:
+    problem, _ = instance
+    whole, split, _ = searches(problem)
+    expected = whole.run(sum(pieces))
+    for piece in pieces:
+        status = split.run(piece)
+        if status != "TIMEOUT":
+            break
+    assert (status, split.domains, split.nodes, split.backtracks, split.revisions) == \
+        (expected, whole.domains, whole.nodes, whole.backtracks, whole.revisions)
+
+
+GRIDS = [(["...", "...", "..."], "plane"), (["...#", "....", "#..."], "mobius"), (["....", "....", "...."], "torus")]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(GRIDS), st.lists(st.text(alphabet="ABE", min_size=3, max_size=4), min_size=4, max_size=60,
+                                        unique=True))
+def test_fills_come_one_by_one_each_once_then_unsat(grid: tuple[list[str], str], listed: list[str]) -> None:
+    """Going on after each fill lists every fill of a brute-force enumeration, once each."""
+    rows, surface = grid
+    problem = FillProblem(make_grid(rows, surface), from_words(listed), FillRules(min_length=3))
+    search, _, net = searches(problem)
+    found = []
+    while search.run() == "SOLVED":
+        found.append(frozenset(read_fill(problem, net, search.domains).items()))
+    assert search.run() == "UNSAT"
+    assert len(found) == len(set(found))
+    assert set(found) == {frozenset(fill.items()) for fill in every_fill(problem)}
+
+
+def test_probes_at_the_worst_answer_thresholds_of_a_pack_grid_agree() -> None:
+    """An 11×5 Möbius grid of a default pack, filled from the embedded list
+    with every answer scored t or more: fills, proofs and budgets run out."""
+    rows = ["#...#....#.", "....#....#.", "....#......", "...##.....#", "...###....#"]
+    words = load("en")
+    outcomes = set()
+    for threshold in (40, 45, 55, 60):
+        problem = FillProblem(make_grid(rows, "mobius"), words, FillRules(min_score=threshold))
+        python, numba = both(problem, max_backtracks=400)
+        assert_same_search(python, numba, problem)
+        outcomes.add(numba.status)
+    assert outcomes == {Status.SOLVED, Status.UNSAT, Status.TIMEOUT}
