@@ -70,6 +70,10 @@ EASY_FLOOR = UNFAMILIAR_BELOW
 # KILN, LEVEE, SALVO), which a default pack mixes with the commonest words
 # (half its answers score 50 or more).
 HARD_CAP = 50
+# Hard packs spend this share of the worst-answer budget: the 600 backtracks
+# of the stage's earlier default, enough to lift the rare answers no solver
+# knows (under 30–35) but not the whole grid.
+HARD_WORST_SHARE = 0.1
 # Easy packs prefer answers scoring this or more (Zipf 3.5: met three times
 # per million words or more): the floor alone left a 2-puzzle easy pack with
 # a lower mean score than the default's on the same seed.
@@ -107,11 +111,16 @@ class Level:
     prefer: int | None = None  # answers scoring under this lose the points they fall short by (easy)
     kinds: frozenset[str] = ALL_KINDS
     best_first: bool = False
+    # The share of the pack's worst-answer budget (`--worst`) the level spends:
+    # raising every worst answer to the mid-forties would undo what makes a
+    # hard pack hard (10-puzzle packs, seed 0: familiarity 64.0 against
+    # medium's 65.5 with the whole budget, 50.7 with none).
+    worst_share: float = 1.0
 
 
 LEVELS = {"easy": Level("easy", floor=EASY_FLOOR, prefer=EASY_PREFER, kinds=DIRECT, best_first=True),
           "medium": Level("medium"),
-          "hard": Level("hard", cap=HARD_CAP, kinds=INDIRECT)}
+          "hard": Level("hard", cap=HARD_CAP, kinds=INDIRECT, worst_share=HARD_WORST_SHARE)}
 
 
 def choose_clue(options: Sequence[str], answer: str, seed: int, level: Level) -> str:

@@ -303,8 +303,9 @@ class CrosswordPackSpec:
         # the bound proven for the refused fill does not hold under the new exclusions.
         fill, stats = mended if mended is not None else self._fill(problem, job)
         problem, fill = self._one_of_a_family(problem, fill, job.fill_seed)
-        if self.worst > 0:
-            raised = raise_worst(problem, fill, budget=self.worst)
+        budget = round(self.worst * self.level.worst_share)
+        if budget > 0:
+            raised = raise_worst(problem, fill, budget=budget)
             fill = raised.fill
             stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
                          worst_score_before=raised.score_before)
