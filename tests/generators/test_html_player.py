@@ -45,7 +45,9 @@ CROSSWORD_SEED = 2  # a 7×5 Möbius fill found in milliseconds, with five light
 VIEWPORT = {"width": 1280, "height": 800}  # a common laptop screen
 PHONE = {"width": 375, "height": 740}
 NARROW_PHONE = {"width": 390, "height": 844}  # a common phone size, at which the labels used to be cut
-MARK_TIMEOUT_MS, MARK_POLL_MS = 5_000, 50  # the index marks its rows from local storage as the page loads
+# The index marks its rows from local storage as the page loads: slowly on a
+# loaded machine, where 5 s once ran out in a full run.
+MARK_TIMEOUT_MS, MARK_POLL_MS = 15_000, 50
 SOLUTION_TIMEOUT_MS = 15_000  # "show solution" plays six moves 0.7 s apart
 INJECTION = '<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">'
 
