@@ -48,6 +48,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from mobius.cpmodel.crossword.propagation import ALPHABET, LengthIndex, Network
+from mobius.cpmodel import kernel_cache
 from mobius.cpmodel.deadline import DeadlineExceeded
 
 # Loop turns (nodes and backtracks) per compiled call: a few milliseconds,
@@ -377,14 +378,13 @@ class Search:
         """The search of `net` from the first `domains` (`propagation.initial_domains`),
         with the penalty `tiers` of `reference.penalty_tiers`; the first AC-3 runs here."""
         n = self.lights = len(domains)
-        self.status = "UNSAT" if not all(domains) else "SOLVED" if not n else ""
+        self.status = "UNSAT" if not all(domains) else ""
         self.initial_domain = sum(d.bit_count() for d in domains)  # words left after the first AC-3
         self._ctl = np.zeros(8, dtype=np.int64)
-        self._empty_given = False
         self._first = list(domains)  # the domains while no search state is built
         self._hint = np.full(n, -1, dtype=np.int64)
         self._dom: np.ndarray | None = None
-        if self.status:
+        if self.status or not n:
             return
         # One slot per word length; a slot spans the words any of its lights can hold.
         slots: dict[int, int] = {}
@@ -460,11 +460,9 @@ class Search:
         """Search on for at most `backtracks` more: "SOLVED" (`domains` holds the
         fill), "UNSAT" (no fill, or no fill other than those returned before) or
         "TIMEOUT". Raises DeadlineExceeded past `deadline` (checked between chunks)."""
-        if not self.lights and self.status == "SOLVED" and not self._empty_given:
-            self._empty_given = True  # a grid with no light is filled as it stands, once
-            return self.status
+        if not self.lights:  # filled as it stands, once; then no other fill
+            self.status = "UNSAT" if self.status else "SOLVED"
         if self.status == "UNSAT" or not self.lights:
-            self.status = "UNSAT"
             return self.status
         ctl = self._ctl
         if self.status == "SOLVED":
@@ -509,7 +507,12 @@ class Search:
 @functools.cache
 def warm_up() -> None:
     """Compile (or load) every kernel, once per process, on a 3×3 grid that
-    fills, so that no later search pays for it."""
+    fills, so that no later search pays for it; a damaged cache is rebuilt
+    (`kernel_cache.warmed`)."""
+    kernel_cache.warmed(_warm)
+
+
+def _warm() -> None:
     from mobius.cpmodel.crossword.grid import make_grid
     from mobius.cpmodel.crossword.problem import FillProblem
     from mobius.cpmodel.crossword.propagation import build_network, initial_domains

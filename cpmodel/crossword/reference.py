@@ -360,13 +360,11 @@ class ReferenceSolver(SolverBase):
             status = Status.TIMEOUT
 
         # Statistics and the answer.
-        stats = {"nodes": 0, "backtracks": 0, "revisions": 0, "restarts": 0} if st is None else \
-            {"nodes": st.nodes, "backtracks": st.backtracks, "revisions": st.revisions, "restarts": st.restarts}
-        stats["initial_domain"] = initial_domain
+        stats = search_stats(initial_domain=initial_domain) if st is None else \
+            search_stats(st.nodes, st.backtracks, st.revisions, st.restarts, initial_domain)
         # SOLVED is only reached with the network and state built.
         fill = read_fill(problem, net, st.dom) if status is Status.SOLVED and st is not None else None
         return SolveResult(status, fill, self.name, time.perf_counter() - started, stats)
-
 
     def _solve_compiled(self, problem: FillProblem, started: float, deadline: float, budget: float) -> SolveResult:
         from mobius.cpmodel.crossword import compiled
@@ -375,12 +373,17 @@ class ReferenceSolver(SolverBase):
             search = compiled.Search(net, initial_domains(problem, net), penalty_tiers(problem))
             status = Status[search.run(budget, deadline)]
         except DeadlineExceeded:
-            return SolveResult(Status.TIMEOUT, None, self.name, time.perf_counter() - started,
-                               {"nodes": 0, "backtracks": 0, "revisions": 0, "restarts": 0, "initial_domain": 0})
-        stats = {"nodes": search.nodes, "backtracks": search.backtracks, "revisions": search.revisions,
-                 "restarts": 0, "initial_domain": search.initial_domain}
+            return SolveResult(Status.TIMEOUT, None, self.name, time.perf_counter() - started, search_stats())
+        stats = search_stats(search.nodes, search.backtracks, search.revisions, 0, search.initial_domain)
         fill = read_fill(problem, net, search.domains) if status is Status.SOLVED else None
         return SolveResult(status, fill, self.name, time.perf_counter() - started, stats)
+
+
+def search_stats(nodes: int = 0, backtracks: int = 0, revisions: int = 0, restarts: int = 0,
+                 initial_domain: int = 0) -> dict[str, int | float]:
+    """The counters a reference fill reports, compiled or not."""
+    return {"nodes": nodes, "backtracks": backtracks, "revisions": revisions, "restarts": restarts,
+            "initial_domain": initial_domain}
 
 
 def read_fill(problem: FillProblem, net: Network, domains: list[int]) -> Fill:

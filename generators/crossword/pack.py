@@ -75,7 +75,7 @@ FILL_CHOICES = 8
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
 # Backtracks per puzzle spent raising its worst answer (`worst_answer.py`,
-# compiled probes, about 30 µs each) before the polish: on default 30-packs
+# compiled probes, about 22 µs each) before the polish: on default 30-packs
 # of five seeds the median worst answer rose by 10.5–14 points (3,000: 7.5–12)
 # and 17 % of the optima were proven (20,000: two thirds, at twice the wall
 # time): benchmarks/RESULTS.md, "The worst answer with compiled probes".

@@ -4,9 +4,15 @@ of every surface (with repeats allowed or not, excluded words, score floors,
 penalties and backtrack budgets) and on a Möbius strip filled from the
 embedded list at the thresholds the worst-answer stage probes; a search run
 in pieces ends where one run ends, and going on after each fill lists
-every fill of a brute-force enumeration once."""
+every fill of a brute-force enumeration once; a damaged kernel cache is
+rebuilt, not believed."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -116,3 +122,31 @@ def test_probes_at_the_worst_answer_thresholds_of_a_pack_grid_agree() -> None:
         assert_same_search(python, numba, problem)
         outcomes.add(numba.status)
     assert outcomes == {Status.SOLVED, Status.UNSAT, Status.TIMEOUT}
+
+
+SOLVE_COMPILED = """
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.reference import ReferenceSolver
+from mobius.dictionaries import from_words
+problem = FillProblem(make_grid(["...", "...", "..."]), from_words(["ABC", "DEF", "GHI", "ADG", "BEH", "CFI"]))
+print(ReferenceSolver(compiled=True).solve(problem).status.value)
+"""
+
+
+def test_a_damaged_kernel_cache_is_rebuilt_not_believed(tmp_path: Path) -> None:
+    """Numba's cache files overwritten with garbage: the next run compiles afresh and fills."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", SOLVE_COMPILED], env=env, capture_output=True, text=True,
+                              timeout=300)
+
+    assert run().stdout.strip() == "SOLVED"
+    cached = [path for path in tmp_path.rglob("*") if path.suffix in (".nbi", ".nbc")]
+    assert cached
+    for path in cached:
+        path.write_bytes(b"not a cache")
+    damaged = run()
+    assert (damaged.returncode, damaged.stdout.strip(), damaged.stderr) == (0, "SOLVED", "")
+    assert run().stdout.strip() == "SOLVED"
