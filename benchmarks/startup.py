@@ -12,8 +12,8 @@ machine is shared: medians, ratios and the load average are reported):
   alternate (ours, Qxw, next grid), after one untimed fill that writes the
   list's cache entry (`mobius.cpmodel.crossword.word_cache`), whose time is
   reported apart (the first fill after a list changes). With ``--before
-  DIR`` the same fills run a third time with ``PYTHONPATH=DIR`` (a checkout
-  of an earlier version), alternating with the other two.
+  PYTHON`` the same fills run a third time with that interpreter (a venv
+  with an earlier version installed), alternating with the other two.
 - ``korf``: `mobius slider solve-all grid:4x4 KORF --workers N`, Korf's 100
   in one command with the 7-8 tables already built (`mobius slider
   prepare grid:4x4`): the wall time of the whole process (start-up, the one
@@ -65,15 +65,14 @@ class Run:
     exit: int
 
 
-def timed(command: list[str], what: str, item: str, repeat: int, limit: float | None = None,
-          env: dict[str, str] | None = None) -> Run:
+def timed(command: list[str], what: str, item: str, repeat: int, limit: float | None = None) -> Run:
     """Run `command` from the temporary directory: `python -m` puts the working directory first on the
-    module path, which would run this checkout's code whatever PYTHONPATH says."""
+    module path, which would run this checkout's code whatever the interpreter has installed."""
     before = os.times()
     began = time.perf_counter()
     try:
         code = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=limit,
-                              env=env, cwd=tempfile.gettempdir()).returncode
+                              cwd=tempfile.gettempdir()).returncode
     except subprocess.TimeoutExpired:
         code = -1  # undecided within the limit (the child is killed by subprocess.run)
     wall = time.perf_counter() - began
@@ -123,8 +122,8 @@ def run_crossword(repeats: int, qxw_limit: float, work: Path, before: Path | Non
         for name in GRIDS:
             runs.append(timed([*ours, str(VANBEEK / f"{name}.txt"), "--dict", str(listed)], "mobius", name, repeat))
             if before is not None:
-                runs.append(timed([*ours, str(VANBEEK / f"{name}.txt"), "--dict", str(listed)], "before", name,
-                                  repeat, env=os.environ | {"PYTHONPATH": str(before)}))
+                runs.append(timed([str(before), *ours[1:], str(VANBEEK / f"{name}.txt"), "--dict", str(listed)],
+                                  "before", name, repeat))
             deck, word_file = qxw_inputs[name]
             runs.append(timed([qxw, "-b", "-d", str(word_file), str(deck)], "qxw", name, repeat, qxw_limit))
     return runs, first
@@ -200,7 +199,8 @@ def main() -> None:
     parser.add_argument("comparison", choices=("crossword", "korf"))
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--workers", type=int, default=2, help="korf: solve-all's workers")
-    parser.add_argument("--before", type=Path, default=None, help="crossword: an earlier checkout to time too")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="crossword: the Python of a venv holding an earlier version, timed too")
     parser.add_argument("--baseline", action="store_true", help="korf: also time a process per start, once")
     parser.add_argument("--qxw-limit", type=float, default=120.0, help="crossword: seconds per Qxw run")
     parser.add_argument("--out", type=Path, default=None, help="directory for the JSON records")

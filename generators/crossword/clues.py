@@ -31,7 +31,7 @@ from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.inputs import read_text_bounded, text_lines
 from mobius.dictionaries import normalise
 from mobius.dictionaries.wordlist import EN_CLUES_PATH
-from mobius.generators.crossword.word_policy import family_of
+from mobius.generators.crossword.word_family import family_of
 
 # Two lines of a printed clue list; the embedded bank keeps to it (a whole
 # definition is better than one cut to fit a single line).

@@ -53,7 +53,8 @@ from mobius.generators.crossword.pattern_rules import DEFAULT_DENSITY, PatternSp
 from mobius.generators.crossword.polish import polish, repair
 from mobius.generators.puzzles import Credits, crossword_puzzle, surface_title
 from mobius.generators.crossword.quality import puzzle_quality, worst_answer_agrees
-from mobius.generators.crossword.word_policy import family_pair, share_bonus
+from mobius.generators.crossword.word_family import family_pair
+from mobius.generators.crossword.word_policy import share_bonus
 from mobius.generators.crossword.worst_answer import WorstAnswer, floored, raise_worst
 
 # Why each value: benchmarks/RESULTS.md, "Figures behind constants".

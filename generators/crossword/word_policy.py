@@ -7,9 +7,9 @@ it should rather not use (soft penalties), and for a finished one which of
 its answers break the policy.
 
 Within one puzzle no word appears twice, nor two words of one family
-(`family_pair`: LET and LETS, SIT and SAT, ONE and ONES — words lemminflect
-gives a lemma in common — and ODD and ODDS, a word and itself with an S
-added), as a published grid never has them.
+(`word_family.family_pair`: LET and LETS, SIT and SAT, ONE and ONES — words
+lemminflect gives a lemma in common — and ODD and ODDS, a word and itself
+with an S added), as a published grid never has them.
 
 The policy across a pack, per answer length n:
 
@@ -55,9 +55,6 @@ import zlib
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
-
-from lemminflect import getAllLemmas
 
 # A length whose demand stays within half its supply never repeats: the
 # last puzzle still draws from at least half the words.
@@ -223,24 +220,3 @@ def count_recurrences(puzzles: Mapping[int, Iterable[str]]) -> Counter[str]:
     """How many times each answer comes back in the pack (uses − 1, if more than one)."""
     uses = Counter(word for answers in puzzles.values() for word in set(answers))
     return Counter({word: n - 1 for word, n in uses.items() if n > 1})
-
-
-@lru_cache(maxsize=65536)
-def family_of(word: str) -> frozenset[str]:
-    """The word (A–Z) and its lemmas, lower case: SAT -> {sat, sit}; a word ending in S also
-    claims itself without the S, since ODDS beside ODD or NEWS beside NEW reads as the same word
-    twice to a solver, though lemminflect lists ODDS and NEWS as lemmas of their own."""
-    lower = word.lower()
-    stem = {lower[:-1]} if lower.endswith("s") else set()
-    return frozenset({lower, *stem, *(lemma for lemmas in getAllLemmas(lower).values() for lemma in lemmas)})
-
-
-def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
-    """Two different answers of one family (sharing the word or a lemma), the first such pair; None if none."""
-    seen: dict[str, str] = {}
-    for answer in answers:
-        for member in family_of(answer):
-            other = seen.setdefault(member, answer)
-            if other != answer:
-                return other, answer
-    return None

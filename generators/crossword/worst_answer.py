@@ -25,7 +25,7 @@ answers of the best fill so far first, each while its light can still take
 it, so that a fill near that one comes early; it is kept between tries, so
 a threshold tried again goes on from where its search stopped and no
 backtrack is spent twice. A fill with two answers of one family
-(`word_policy.family_pair`), which the pack would refuse, is passed over
+(`word_family.family_pair`), which the pack would refuse, is passed over
 and the probe's search goes on to its next fill, so an UNSAT answer then
 means "no fill the pack accepts". The worst answer is optimal when the
 floor meets the proven cap. Backtracks are a deterministic budget, so the
@@ -46,7 +46,7 @@ from mobius.cpmodel.crossword.compiled import Search, warm_up
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.cpmodel.crossword.propagation import build_network, initial_domains
 from mobius.cpmodel.crossword.reference import penalty_tiers, read_fill
-from mobius.generators.crossword.word_policy import family_pair
+from mobius.generators.crossword.word_family import family_pair
 
 # Scores run 0-100: a threshold above the top is infeasible without a probe.
 TOP_SCORE = 100

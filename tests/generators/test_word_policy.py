@@ -16,7 +16,6 @@ from mobius.generators.crossword.word_policy import (
     AnswerLedger,
     count_recurrences,
     decide_policy,
-    family_pair,
     policy_problems,
     share_bonus,
     share_of,
@@ -139,16 +138,3 @@ def test_a_pack_widens_its_policy_when_its_puzzles_need_more_short_answers() -> 
         plan.record(index, {"rows": [f"fill {index}"], "entries": entries})
     assert 3 in plan.policy.gaps and plan.ledger.policy is plan.policy
     assert any("3-letter answers may now recur" in note for note in plan.notes)
-
-
-@pytest.mark.parametrize(("answers", "pair"), [
-    (["LET", "ATE", "LETS"], ("LET", "LETS")),  # an inflection beside its word
-    (["SAT", "TEN", "SIT"], ("SAT", "SIT")),  # an irregular past
-    (["AXIS", "ARC", "AXES"], ("AXIS", "AXES")),  # a plural of either AXE or AXIS
-    (["ONE", "NEW", "NEWS"], ("NEW", "NEWS")),  # NEWS is no plural of NEW, but reads as NEW again
-    (["ODD", "TEA", "ODDS"], ("ODD", "ODDS")),  # a lemma of its own, the same word to a solver
-    (["BUS", "TEA", "ODE"], None),  # a final S alone makes no family
-    (["ART", "ARTS"], ("ART", "ARTS")),
-])
-def test_two_answers_of_one_family_are_found(answers: list[str], pair: tuple[str, str] | None) -> None:
-    assert family_pair(answers) == pair

@@ -1,0 +1,139 @@
+"""Word families: which answers a solver reads as one word twice, and which clue names another answer.
+
+Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `family_pair`
+(the first two answers of one family in a grid: LET and LETS, SIT and SAT, ODD
+and ODDS), and the lemma table they read: lemminflect's lookup table (its
+`getAllLemmas`, every part of speech, overrides applied), kept in the user's
+cache (`lemmas.tsv` under `mobius.generators.cache.user_cache_dir()`) as the
+words whose lemmas differ from themselves.
+
+Why a cache of a library's table: lemminflect reads its gzipped CSV line by
+line on first use (0.13–0.19 s, plus 0.09 s importing it with numpy), which
+was a third of one fill from the shell; the cached table loads in about 10 ms.
+The cache is keyed by the size and time of lemminflect's two lemma files, so
+an upgraded lemminflect rebuilds it, and it carries a SHA-256 of its rows, so
+a damaged one is reported in one line on stderr and rebuilt. Where
+lemminflect's files are not where version 0.2 keeps them, or the cache
+cannot be written, the table is read from lemminflect each run instead.
+
+Leaves out: the repeat policy across a pack (`word_policy.py`) and clue
+text checks (`clues.py`, `mobius.dictionaries.clue_text`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+
+from mobius.cpmodel.files import write_atomic
+from mobius.generators.cache import user_cache_dir
+
+TABLE_NAME = "lemmas.tsv"
+TABLE_FORMAT = 1
+# lemminflect's lemma lookup and its overrides, in its package's resources (lemminflect 0.2).
+LEMMA_FILES = ("lemma_lu.csv.gz", "lemma_overrides.csv")
+
+
+@lru_cache(maxsize=65536)
+def family_of(word: str) -> frozenset[str]:
+    """The word (A–Z) and its lemmas, lower case: SAT -> {sat, sit}; a word ending in S also
+    claims itself without the S, since ODDS beside ODD or NEWS beside NEW reads as the same word
+    twice to a solver, though lemminflect lists ODDS and NEWS as lemmas of their own."""
+    lower = word.lower()
+    stem = {lower[:-1]} if lower.endswith("s") else set()
+    return frozenset({lower, *stem, *lemma_table().get(lower, ())})
+
+
+def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
+    """Two different answers of one family (sharing the word or a lemma), the first such pair; None if none."""
+    seen: dict[str, str] = {}
+    for answer in answers:
+        for member in family_of(answer):
+            other = seen.setdefault(member, answer)
+            if other != answer:
+                return other, answer
+    return None
+
+
+@lru_cache(maxsize=1)
+def lemma_table() -> Mapping[str, tuple[str, ...]]:
+    """Lower-case word -> its lemmas other than itself, for every word lemminflect lists one for."""
+    source = _source_stamp()
+    if source is None:
+        return _from_lemminflect()
+    path = user_cache_dir() / TABLE_NAME
+    table = _read_table(path, source)
+    if table is None:
+        table = _from_lemminflect()
+        try:
+            write_atomic(path, _table_bytes(table, source))
+        except OSError as error:  # a read-only cache: correct, only slower next time
+            print(f"mobius: the lemma table is not cached ({error})", file=sys.stderr)
+    return table
+
+
+def _from_lemminflect() -> dict[str, tuple[str, ...]]:
+    from lemminflect import Lemmatizer, getAllLemmas
+
+    lemmatizer = Lemmatizer()
+    words = {*lemmatizer._getLemmaDict(), *lemmatizer._getOverridesDict()}
+    table = {}
+    for word in sorted(w for w in words if w.isalpha() and w.islower()):  # family_of asks for a-z only
+        lemmas = sorted({lemma for found in getAllLemmas(word).values() for lemma in found} - {word})
+        if lemmas:
+            table[word] = tuple(lemmas)
+    return table
+
+
+def _source_stamp() -> dict[str, list[int]] | None:
+    """Size and modification time of lemminflect's lemma files, found without importing it; None if absent."""
+    spec = importlib.util.find_spec("lemminflect")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    resources = Path(next(iter(spec.submodule_search_locations))) / "resources"
+    try:
+        stats = {name: os.stat(resources / name) for name in LEMMA_FILES}
+    except OSError:
+        return None
+    return {name: [stat.st_size, stat.st_mtime_ns] for name, stat in stats.items()}
+
+
+def _table_bytes(table: Mapping[str, tuple[str, ...]], source: Mapping[str, list[int]]) -> bytes:
+    rows = "".join(f"{word}\t{','.join(lemmas)}\n" for word, lemmas in table.items()).encode()
+    header = {"format": TABLE_FORMAT, "source": source, "sha256": hashlib.sha256(rows).hexdigest()}
+    return json.dumps(header, sort_keys=True).encode() + b"\n" + rows
+
+
+def _read_table(path: Path, source: Mapping[str, list[int]]) -> dict[str, tuple[str, ...]] | None:
+    """The cached table if it is whole and made from these lemminflect files; None to rebuild it."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        print(f"mobius: {path}: cannot be read ({error}); rebuilding the lemma table", file=sys.stderr)
+        return None
+    head, _, rows = data.partition(b"\n")
+    try:
+        header = json.loads(head)
+        fresh = header["format"] == TABLE_FORMAT and header["source"] == source
+        whole = header["sha256"] == hashlib.sha256(rows).hexdigest()
+    except (ValueError, TypeError, KeyError):
+        whole = False
+    else:
+        if not fresh:  # another lemminflect or format: rebuilt without a word
+            return None
+    if not whole:
+        print(f"mobius: {path} is damaged (header or checksum); rebuilding the lemma table", file=sys.stderr)
+        return None
+    table = {}
+    for row in rows.decode().splitlines():
+        word, _, lemmas = row.partition("\t")
+        table[word] = tuple(lemmas.split(","))
+    return table
