@@ -35,6 +35,10 @@ def test_a_cpsat_pack_completes_verifies_and_records_each_worst_answer(tmp_path:
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["counts"]["written"] == 2
     assert manifest["parameters"]["solver"].startswith("cpsat:")
+    # A maximising fill searches first-fail (a branch and bound from the first fill) on a budget of its own.
+    maximising = "maximize=true" in solver
+    assert ("search=first-fail" in manifest["parameters"]["solver"]) == maximising
+    assert ("deterministic_time=1.0" in manifest["parameters"]["solver"]) == maximising
     words = load("en", min_score=30)
     by_puzzle = manifest["quality"]["lowest_by_puzzle"]
     worst_of_pack = None
@@ -60,3 +64,13 @@ def test_the_progress_line_names_the_attempt_the_pack_waits_for(tmp_path: Path) 
     build_pack(spec, tmp_path / "p", exports=False, on_progress=lambda p: seen.append(p.working))
     assert "puzzle 1 (attempt 1, reference)" in seen
     assert all(w == "" or (w.startswith("puzzle ") and w.endswith(", reference)")) for w in seen)
+
+
+@pytest.mark.parametrize(("solver", "spec"), [
+    ("cpsat", "cpsat:deterministic_time=5.0"),
+    ("cpsat:maximize=yes", "cpsat:deterministic_time=1.0,maximize=yes,search=first-fail"),
+    ("cpsat:maximize=true,search=cpsat,deterministic_time=3", "cpsat:deterministic_time=3,maximize=true,search=cpsat"),
+    ("cpsat:maximize=false", "cpsat:deterministic_time=5.0,maximize=false"),
+])
+def test_a_maximising_cpsat_fill_gets_first_fail_unless_the_user_chose(solver: str, spec: str) -> None:
+    assert CrosswordPackSpec(count=1, width=7, height=5, solver=solver).solver_spec == spec
