@@ -628,10 +628,13 @@ def go_to(visit_: Visit, path: Path) -> None:
 
 def index_mark(visit_: Visit, out: Path, expected: str) -> str:
     """The index's mark for the pack's one puzzle, once it reads `expected` (or, after a few seconds, whatever it
-    reads: the script marks the rows as local storage tells it)."""
-    go_to(visit_, out / "index.html")
+    reads: the script marks the rows as local storage tells it when the page loads). The index is opened again
+    while the mark is wrong: on a loaded machine headless Chromium has shown a file:// page the local storage
+    as it stood before the player's last save (a blank mark after the puzzle was solved, fifteen seconds on),
+    and a page reads it only when it loads."""
     cell = visit_.page.locator("table.pack tbody tr td.progress")
     for _ in range(MARK_TIMEOUT_MS // MARK_POLL_MS):  # no wait_for_function: the page's policy forbids eval
+        go_to(visit_, out / "index.html")
         if cell.inner_text().strip() == expected:
             break
         visit_.page.wait_for_timeout(MARK_POLL_MS)
