@@ -15,6 +15,9 @@ an upgraded lemminflect rebuilds it, and it carries a SHA-256 of its rows, so
 a damaged one is reported in one line on stderr and rebuilt. Where
 lemminflect's files are not where version 0.2 keeps them, or the cache
 cannot be written, the table is read from lemminflect each run instead.
+A text file of its own rather than an entry of the table store
+(`mobius.cpmodel.store`): the store holds numpy arrays, and importing numpy
+would cost more than the table saves.
 
 Leaves out: the repeat policy across a pack (`word_policy.py`) and clue
 text checks (`clues.py`, `mobius.dictionaries.clue_text`).

@@ -38,15 +38,19 @@ def lemminflect_family(word: str) -> frozenset[str]:
     return frozenset({lower, *stem, *chain.from_iterable(getAllLemmas(lower).values())})
 
 
+def forget_table() -> None:
+    """Make the next `family_of` read the lemma table again (both are cached per process)."""
+    lemma_table.cache_clear()
+    family_of.cache_clear()
+
+
 @pytest.fixture()
 def fresh_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The lemma table read anew, from a cache directory of the test's own."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    lemma_table.cache_clear()
-    family_of.cache_clear()
+    forget_table()
     yield user_cache_dir() / TABLE_NAME
-    lemma_table.cache_clear()
-    family_of.cache_clear()
+    forget_table()
 
 
 def test_the_cached_table_gives_every_family_lemminflect_gives(fresh_table: Path) -> None:
@@ -56,8 +60,7 @@ def test_the_cached_table_gives_every_family_lemminflect_gives(fresh_table: Path
     words = sorted(listed | {word.lower() for word in load("en").words[:20000]} | {"qwxz", "mobius"})
     built = [family_of(word.upper()) for word in words]  # builds and writes the cache
     assert fresh_table.exists()
-    lemma_table.cache_clear()
-    family_of.cache_clear()
+    forget_table()
     read = [family_of(word.upper()) for word in words]  # read back from the cache
     assert built == read == [lemminflect_family(word) for word in words]
 
@@ -93,13 +96,11 @@ def test_a_cache_that_cannot_be_written_costs_time_not_the_answer(tmp_path: Path
     blocked = tmp_path / "a-file"
     blocked.write_text("the cache's parent is a file, so no directory can be made under it (even by root)")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    lemma_table.cache_clear()
-    family_of.cache_clear()
+    forget_table()
     try:
         assert family_of("SAT") == lemminflect_family("SAT")
     finally:
-        lemma_table.cache_clear()
-        family_of.cache_clear()
+        forget_table()
     assert "the lemma table is not cached" in capsys.readouterr().err
 
 
