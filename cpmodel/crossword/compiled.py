@@ -1,8 +1,9 @@
-"""The reference solver's default search, compiled: the same nodes, about ten times faster.
+"""The reference solver's search (dom/wdeg, MAC), compiled: the same nodes, ten to twenty times faster.
 
 Covers: `Search`, which runs maintained arc consistency with dom/wdeg and
-the best word first (`ReferenceSolver` with its default strategies, no
-randomising, no restarts) in numba, over the network and first domains
+the best word first, or a seeded pick among the few best (`ReferenceSolver`
+with its default strategies or ``choices=N``, no randomising, no restarts)
+in numba, over the network and first domains
 `propagation.py` builds. Domains are bitsets held as rows of 64-bit words,
 every change goes on a trail kept in arrays, and the search is an explicit
 stack, so it runs in bounded chunks and resumes where it stopped: the
@@ -12,11 +13,13 @@ the next fill. It expands exactly the nodes the pure-Python search expands
 — same queue order in AC-3, same ties, same blame for a wipeout, same
 backtrack count at a budget — so the two give the same fill, status and
 statistics (`tests/crossword/test_compiled.py` checks that node for node
-on random problems). `ReferenceSolver(compiled=True)` runs it; the
-worst-answer stage (`generators/crossword/worst_answer.py`) runs its probes
-on it: on 11×5 pack grids a backtrack costs about 22 µs against 0.3 ms
-(`python -m mobius.benchmarks.probe_speed`: 7.5 times faster in the median
-probe, 12–13 times on the long ones).
+on random problems); a seeded pick draws the same splitmix64 stream as the
+Python search's (`reference.pick_index`). `ReferenceSolver(compiled=True)`
+runs it; packs fill with it, and the worst-answer stage
+(`generators/crossword/worst_answer.py`) runs its probes on it: on 11×5
+pack grids a backtrack costs about 22 µs against 0.3 ms (`python -m
+mobius.benchmarks.probe_speed`: 7.5 times faster in the median probe, 12–13
+times on the long ones; a pack's fills of 15×7 grids 10–20 times).
 
 Where the time goes, and why the code is shaped so: the kernels take
 plain arrays and are compiled without numba's reference counting
@@ -32,8 +35,8 @@ cache (``cache=True``, in ``__pycache__`` beside this file; 0.3 s), on a
 tiny grid: a solver with a time limit calls it before its clock starts.
 
 Leaves out: the network, first domains and penalty tiers (`propagation.py`,
-`reference.py`), other strategies (the seeded value orders draw from
-Python's generator and stay in `reference.py`), and reading the fill.
+`reference.py`), other strategies (MRV, forward checking, the randomised
+value order and restarts stay in `reference.py`), and reading the fill.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from mobius.cpmodel.crossword.propagation import ALPHABET, LengthIndex, Network
+from mobius.cpmodel.crossword.reference import SEED_MASK, SPLITMIX
 from mobius.cpmodel import kernel_cache
 from mobius.cpmodel.deadline import DeadlineExceeded
 
@@ -58,8 +62,11 @@ CHUNK_STEPS = 1 << 12
 # by reading its words (as `propagation.revise` does; the answer is the same).
 FEW_WORDS = 4
 SOLVED, UNSAT, TIMEOUT, PAUSED = range(4)
-# Slots of the control array.
-FAILED, FRAMES, DOM_TRAIL, LET_TRAIL, NODES, BACKTRACKS, REVISIONS, MAX_BACKTRACKS = range(8)
+# Slots of the control array: the search's state and counters, then the seeded value order's
+# choices, seed and picks drawn (`reference.seeded_among`).
+FAILED, FRAMES, DOM_TRAIL, LET_TRAIL, NODES, BACKTRACKS, REVISIONS, MAX_BACKTRACKS, CHOICES, SEED, PICKS = range(11)
+# splitmix64's constants (`reference.pick_index`), as the kernels' unsigned arithmetic takes them.
+_GOLDEN, _MIX1, _MIX2 = (np.uint64(c) for c in SPLITMIX)
 NO_WIPEOUT, EXCLUSION_WIPEOUT = -2, -1
 NO_LIMIT = 1 << 62
 
@@ -267,22 +274,54 @@ def _dom_wdeg(dom, size, assigned, weight, chunks, end_start, partner, crossing)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _best_word(dom, v, chunks, slot, tiers, n_tiers, hint):
-    """The light's hinted word while it is left; otherwise `reference.best_score_first`:
-    the bit of the best word in the least penalised tier that has any."""
+def _best_word(dom, v, chunks, slot, tiers, n_tiers, hint, ctl):
+    """The light's hinted word while it is left; otherwise, in the least penalised tier that has
+    any word left, the best word (`reference.best_score_first`) or, with choices, the seeded
+    pick among its best (`reference.seeded_among`)."""
     k = hint[v]
     if k >= 0 and k >> 6 < chunks[v] and dom[v, k >> 6] >> np.uint64(k & 63) & np.uint64(1):
         return k
     s = slot[v]
     for t in range(n_tiers[s]):
         for c in range(chunks[v]):
-            both = dom[v, c] & tiers[s, t, c]
-            if both:
-                return c * 64 + _lowest(both)
+            if dom[v, c] & tiers[s, t, c]:
+                return _pick(dom, v, chunks, tiers, s, t, ctl)
+    return _pick(dom, v, chunks, tiers, s, -1, ctl)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _pick(dom, v, chunks, tiers, s, t, ctl):
+    """Among the words left of light v (in tier t, unless t < 0), the lowest bit, or with
+    ctl[CHOICES] > 1 the seeded pick among that many lowest (`reference._seeded_pick`); -1 if none."""
+    choices, count = ctl[CHOICES], 0
     for c in range(chunks[v]):
-        if dom[v, c]:
-            return c * 64 + _lowest(dom[v, c])
+        count += _popcount(dom[v, c] & tiers[s, t, c] if t >= 0 else dom[v, c])
+        if count >= choices:
+            break
+    if count == 0:
+        return -1
+    r = 0
+    if choices > 1:
+        r = _pick_index(ctl[SEED], ctl[PICKS], min(count, choices))
+        ctl[PICKS] += 1
+    for c in range(chunks[v]):
+        x = dom[v, c] & tiers[s, t, c] if t >= 0 else dom[v, c]
+        while x:
+            if r == 0:
+                return c * 64 + _lowest(x)
+            r -= 1
+            x &= x - np.uint64(1)
     return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _pick_index(seed, count, n):
+    """`reference.pick_index` in unsigned 64-bit arithmetic, which wraps as its masks do."""
+    z = np.uint64(seed) + np.uint64(count + 1) * _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(z % np.uint64(n))
 
 
 @njit(cache=True, _nrt=False)
@@ -335,7 +374,7 @@ def _search(dom, size, letters, support, assigned, weight, chunks, slot, masks, 
                 ctl[FRAMES] = f - 1
                 continue
         v = frame_light[f - 1]
-        k = _best_word(dom, v, chunks, slot, tiers, n_tiers, hint)
+        k = _best_word(dom, v, chunks, slot, tiers, n_tiers, hint, ctl)
         frame_word[f - 1] = k
         frame_value[f - 1, 0], frame_value[f - 1, 1] = ctl[DOM_TRAIL], ctl[LET_TRAIL]
         assigned[v] = True
@@ -374,13 +413,16 @@ class Search:
     fill, `run` goes on to the next one (the fill's last word refuted), so
     the fills of a problem come one by one and UNSAT then means "no other"."""
 
-    def __init__(self, net: Network, domains: list[int], tiers: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, net: Network, domains: list[int], tiers: tuple[tuple[int, ...], ...], *,
+                 choices: int = 1, seed: int = 0) -> None:
         """The search of `net` from the first `domains` (`propagation.initial_domains`),
-        with the penalty `tiers` of `reference.penalty_tiers`; the first AC-3 runs here."""
+        with the penalty `tiers` of `reference.penalty_tiers`, taking the best word or, with
+        `choices` > 1, a pick by `seed` among that many best; the first AC-3 runs here."""
         n = self.lights = len(domains)
         self.status = "UNSAT" if not all(domains) else ""
         self.initial_domain = sum(d.bit_count() for d in domains)  # words left after the first AC-3
-        self._ctl = np.zeros(8, dtype=np.int64)
+        self._ctl = np.zeros(11, dtype=np.int64)
+        self._ctl[CHOICES], self._ctl[SEED] = max(1, choices), seed & SEED_MASK
         self._first = list(domains)  # the domains while no search state is built
         self._hint = np.full(n, -1, dtype=np.int64)
         self._dom: np.ndarray | None = None

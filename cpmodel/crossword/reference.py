@@ -42,6 +42,12 @@ RESTART_UNIT_BACKTRACKS = 100
 RANDOM_CHOICES = 3
 # MRV breaks ties between equal domain sizes by degree; degrees stay below this.
 DEGREE_SPAN = 1 << 12
+# A seeded pick draws from splitmix64 over the seed (`pick_index`), a stream the compiled search
+# (`compiled.py`) draws from too, so that a seeded fill is the same fill, node for node, in both;
+# the seed keeps 63 bits, so that it fits the compiled search's control array.
+SEED_MASK = (1 << 63) - 1
+_MASK64 = (1 << 64) - 1
+SPLITMIX = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)  # its increment, then its two multipliers
 
 
 # --- value order: penalties ---------------------------------------------------
@@ -76,12 +82,14 @@ class SearchState(State):
     the tie-break order, the seeded generator, the counters and budgets."""
 
     def __init__(self, net: Network, domains: list[int], deadline: float, rng: random.Random,
-                 max_backtracks: float = math.inf) -> None:
+                 max_backtracks: float = math.inf, seed: int = 0) -> None:
         super().__init__(net, domains, deadline)
         self.weight = [1] * (len(net.end_light) // 2)  # dom/wdeg: failures per crossing
         self.order = list(range(len(domains)))  # variable tie-break order
         self.max_backtracks = max_backtracks
-        self.rng = rng
+        self.rng = rng  # the shuffles of the tie-break order (randomize, restarts)
+        self.seed = seed & SEED_MASK  # the seeded picks' stream (`pick_index`)
+        self.picks = 0
         self.nodes = self.backtracks = self.restarts = 0
         self.tiers: tuple[tuple[int, ...], ...] = ()  # `penalty_tiers`, when the value order weighs penalties
 
@@ -195,7 +203,18 @@ def _seeded_pick(st: SearchState, words: int, choices: int) -> int:
         low = rest & -rest
         found.append(low)
         rest ^= low
-    return st.rng.choice(found)
+    st.picks += 1
+    return found[pick_index(st.seed, st.picks - 1, len(found))]
+
+
+def pick_index(seed: int, count: int, n: int) -> int:
+    """The `count`-th seeded pick (from 0) of an index below n: splitmix64's output
+    number `count` from state `seed`."""
+    golden, mix1, mix2 = SPLITMIX
+    z = (seed + (count + 1) * golden) & _MASK64
+    z = ((z ^ (z >> 30)) * mix1) & _MASK64
+    z = ((z ^ (z >> 27)) * mix2) & _MASK64
+    return (z ^ (z >> 31)) % n
 
 
 # --- search -------------------------------------------------------------------
@@ -314,15 +333,15 @@ class ReferenceSolver(SolverBase):
     # Packs use it to get many fills of one grid, each near the best.
     choices: int | None = option(None, minimum=1, help="seeded choice among this many best words at each step")
     # The same search in numba (`compiled.py`): same nodes, same answer, a
-    # backtrack in tens of microseconds; only for the default strategies.
-    compiled: bool = option(False, help="run the default search compiled (domwdeg, ac3, best word first)")
+    # backtrack in tens of microseconds; for dom/wdeg with MAC, without randomize or restarts.
+    compiled: bool = option(False, help="run the search compiled (domwdeg, ac3; choices allowed)")
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.compiled and (self.select, self.inference, self.randomize, self.restarts, self.choices) != \
-                ("domwdeg", "ac3", False, False, None):
+        if self.compiled and (self.select, self.inference, self.randomize, self.restarts) != \
+                ("domwdeg", "ac3", False, False):
             raise ValueError("compiled=true runs only select=domwdeg, inference=ac3, "
-                             "without randomize, restarts or choices")
+                             "without randomize or restarts")
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         if self.compiled:
@@ -334,14 +353,14 @@ class ReferenceSolver(SolverBase):
 
         budget = math.inf if self.max_backtracks is None else self.max_backtracks
         if self.compiled:
-            return self._solve_compiled(problem, started, deadline, budget)
+            return self._solve_compiled(problem, started, deadline, budget, seed)
         st: SearchState | None = None
         initial_domain = 0
         try:
             # Model: one variable per light, its domain the words that fit it
             # (set-up counts against the time limit too).
             net = build_network(problem, deadline)
-            st = SearchState(net, initial_domains(problem, net), deadline, rng, budget)
+            st = SearchState(net, initial_domains(problem, net), deadline, rng, budget, seed)
             st.tiers = penalty_tiers(problem)
             if self.randomize:
                 rng.shuffle(st.order)
@@ -366,11 +385,13 @@ class ReferenceSolver(SolverBase):
         fill = read_fill(problem, net, st.dom) if status is Status.SOLVED and st is not None else None
         return SolveResult(status, fill, self.name, time.perf_counter() - started, stats)
 
-    def _solve_compiled(self, problem: FillProblem, started: float, deadline: float, budget: float) -> SolveResult:
+    def _solve_compiled(self, problem: FillProblem, started: float, deadline: float, budget: float,
+                        seed: int) -> SolveResult:
         from mobius.cpmodel.crossword import compiled
         try:
             net = build_network(problem, deadline)
-            search = compiled.Search(net, initial_domains(problem, net), penalty_tiers(problem))
+            search = compiled.Search(net, initial_domains(problem, net), penalty_tiers(problem),
+                                     choices=self.choices or 1, seed=seed)
             status = Status[search.run(budget, deadline)]
         except DeadlineExceeded:
             return SolveResult(Status.TIMEOUT, None, self.name, time.perf_counter() - started, search_stats())

@@ -79,6 +79,10 @@ EMBEDDED_BANK = "clue bank"
 # grid gives many different fills, all near the best (the polish then
 # lifts the weakest entries).
 FILL_CHOICES = 8
+# The reference fill runs compiled (`compiled.py`: the same nodes, a backtrack in tens of microseconds
+# against a third of a millisecond; failed fills are most of a big pack's fill time) unless its spec
+# names a strategy option, which the pure-Python search then runs as written.
+PYTHON_ONLY = frozenset({"select", "inference", "randomize", "restarts"})
 # CP-SAT deterministic seconds of polish per puzzle by default: twenty
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
@@ -182,6 +186,8 @@ class CrosswordPackSpec:
                 options[key] = str(max(kind(1), kind(float(options[key]) * share)))
         if name == "reference":
             options.setdefault("choices", str(FILL_CHOICES))
+            if not PYTHON_ONLY & options.keys():
+                options.setdefault("compiled", "true")
         return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else name
 
     @property

@@ -1,5 +1,6 @@
 """The compiled search against the pure-Python reference search it mirrors:
-the same status, fill, nodes, backtracks and revisions, on random problems
+the same status, fill, nodes, backtracks and revisions, with the best word
+first and with a seeded pick among the few best, on random problems
 of every surface (with repeats allowed or not, excluded words, score floors,
 penalties and backtrack budgets) and on a Möbius strip filled from the
 embedded list at the thresholds the worst-answer stage probes; a search run
@@ -67,6 +68,30 @@ def instances(draw: st.DrawFn) -> tuple[FillProblem, int | None]:
 def test_the_compiled_search_expands_the_reference_nodes(instance: tuple[FillProblem, int | None]) -> None:
     problem, budget = instance
     assert_same_search(*both(problem, budget), problem)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(), st.integers(2, 9), st.integers(-2**70, 2**70))
+def test_a_seeded_pick_among_the_best_words_expands_the_same_nodes(instance: tuple[FillProblem, int | None],
+                                                                   choices: int, seed: int) -> None:
+    problem, budget = instance
+    python = ReferenceSolver(max_backtracks=budget, choices=choices).solve(problem, seed=seed)
+    numba = ReferenceSolver(max_backtracks=budget, choices=choices, compiled=True).solve(problem, seed=seed)
+    assert_same_search(python, numba, problem)
+
+
+def test_seeded_picks_differ_by_seed_on_a_pack_grid() -> None:
+    """Many fills of one grid, as a pack asks for: the seed changes the fill, compiled or not."""
+    problem = FillProblem(make_grid([".##.....##.", ".#......#..", "........#..", "...#....#..", "...#....#.."],
+                                    "mobius"), load("en"), FillRules(min_score=30))
+    fills = set()
+    for seed in range(4):
+        python = ReferenceSolver(max_backtracks=1000, choices=8).solve(problem, seed=seed)
+        numba = ReferenceSolver(max_backtracks=1000, choices=8, compiled=True).solve(problem, seed=seed)
+        assert_same_search(python, numba, problem)
+        if numba.status is Status.SOLVED:
+            fills.add(tuple(sorted(numba.solution.items())))
+    assert len(fills) >= 3
 
 
 def searches(problem: FillProblem) -> tuple[Search, Search, Network]:

@@ -14,7 +14,7 @@ from mobius.cpmodel.crossword import reference
 from mobius.cpmodel.crossword.grid import make_grid
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from mobius.cpmodel.crossword.propagation import Wipeout, build_network, initial_domains, length_index
-from mobius.cpmodel.crossword.reference import ReferenceSolver, luby
+from mobius.cpmodel.crossword.reference import ReferenceSolver, luby, pick_index
 from mobius.cpmodel.crossword.verify import verify
 from mobius.cpmodel.solver import Status, get_solver
 from mobius.dictionaries import from_words
@@ -223,6 +223,13 @@ def test_word_index_is_cached_per_list_and_ranks_by_score() -> None:
 
 def test_luby_sequence() -> None:
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_seeded_picks_follow_splitmix64() -> None:
+    # The published first outputs of splitmix64 from state 1234567; a pick is one of them modulo n.
+    assert [pick_index(1234567, k, 2**64) for k in range(3)] == \
+        [6457827717110365317, 3203168211198807973, 9817491932198370423]
+    assert pick_index(1234567, 0, 8) == 6457827717110365317 % 8
 
 
 def test_backtrack_budget_is_a_deterministic_limit() -> None:

@@ -16,6 +16,7 @@ import pytest
 from mobius.cpmodel.crossword.grid import make_grid
 from mobius.cpmodel.crossword.problem import FillProblem, FillRules
 from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import get_solver
 from mobius.dictionaries import load
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.pack import build_pack
@@ -74,3 +75,15 @@ def test_the_progress_line_names_the_attempt_the_pack_waits_for(tmp_path: Path) 
 ])
 def test_a_maximising_cpsat_fill_gets_first_fail_unless_the_user_chose(solver: str, spec: str) -> None:
     assert CrosswordPackSpec(count=1, width=7, height=5, solver=solver).solver_spec == spec
+
+
+@pytest.mark.parametrize(("solver", "spec"), [
+    ("reference", "reference:choices=8,compiled=true,max_backtracks=1000"),
+    ("reference:choices=3", "reference:choices=3,compiled=true,max_backtracks=1000"),
+    ("reference:compiled=false", "reference:choices=8,compiled=false,max_backtracks=1000"),
+    ("reference:randomize=true", "reference:choices=8,max_backtracks=1000,randomize=true"),
+    ("reference:select=mrv", "reference:choices=8,max_backtracks=1000,select=mrv"),
+])
+def test_a_reference_fill_runs_compiled_unless_the_spec_names_a_strategy(solver: str, spec: str) -> None:
+    assert CrosswordPackSpec(count=1, width=7, height=5, solver=solver).solver_spec == spec
+    get_solver("crossword", spec)  # a spec the solver takes
