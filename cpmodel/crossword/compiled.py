@@ -14,7 +14,7 @@ the next fill. It expands exactly the nodes the pure-Python search expands
 backtrack count at a budget — so the two give the same fill, status and
 statistics (`tests/crossword/test_compiled.py` checks that node for node
 on random problems); a seeded pick draws the same splitmix64 stream as the
-Python search's (`reference.pick_index`). `ReferenceSolver(compiled=True)`
+Python search's (`picks.py`). `ReferenceSolver(compiled=True)`
 runs it; packs fill with it, and the worst-answer stage
 (`generators/crossword/worst_answer.py`) runs its probes on it: on 11×5
 pack grids a backtrack costs about 22 µs against 0.3 ms (`python -m
@@ -51,7 +51,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from mobius.cpmodel.crossword.propagation import ALPHABET, LengthIndex, Network
-from mobius.cpmodel.crossword.reference import SEED_MASK, SPLITMIX
+from mobius.cpmodel.crossword.picks import SEED_MASK, SPLITMIX
 from mobius.cpmodel import kernel_cache
 from mobius.cpmodel.deadline import DeadlineExceeded
 
@@ -65,7 +65,7 @@ SOLVED, UNSAT, TIMEOUT, PAUSED = range(4)
 # Slots of the control array: the search's state and counters, then the seeded value order's
 # choices, seed and picks drawn (`reference.seeded_among`).
 FAILED, FRAMES, DOM_TRAIL, LET_TRAIL, NODES, BACKTRACKS, REVISIONS, MAX_BACKTRACKS, CHOICES, SEED, PICKS = range(11)
-# splitmix64's constants (`reference.pick_index`), as the kernels' unsigned arithmetic takes them.
+# splitmix64's constants (`picks.pick_index`), as the kernels' unsigned arithmetic takes them.
 _GOLDEN, _MIX1, _MIX2 = (np.uint64(c) for c in SPLITMIX)
 NO_WIPEOUT, EXCLUSION_WIPEOUT = -2, -1
 NO_LIMIT = 1 << 62
@@ -316,7 +316,7 @@ def _pick(dom, v, chunks, tiers, s, t, ctl):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _pick_index(seed, count, n):
-    """`reference.pick_index` in unsigned 64-bit arithmetic, which wraps as its masks do."""
+    """`picks.pick_index` in unsigned 64-bit arithmetic, which wraps as its masks do."""
     z = np.uint64(seed) + np.uint64(count + 1) * _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from mobius.cpmodel.crossword.picks import SEED_MASK, pick_index
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.cpmodel.crossword.propagation import (Network, State, Wipeout, ac3, build_network, exclude_word,
                                            initial_domains, length_index, revise)
@@ -42,12 +43,6 @@ RESTART_UNIT_BACKTRACKS = 100
 RANDOM_CHOICES = 3
 # MRV breaks ties between equal domain sizes by degree; degrees stay below this.
 DEGREE_SPAN = 1 << 12
-# A seeded pick draws from splitmix64 over the seed (`pick_index`), a stream the compiled search
-# (`compiled.py`) draws from too, so that a seeded fill is the same fill, node for node, in both;
-# the seed keeps 63 bits, so that it fits the compiled search's control array.
-SEED_MASK = (1 << 63) - 1
-_MASK64 = (1 << 64) - 1
-SPLITMIX = (0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB)  # its increment, then its two multipliers
 
 
 # --- value order: penalties ---------------------------------------------------
@@ -205,16 +200,6 @@ def _seeded_pick(st: SearchState, words: int, choices: int) -> int:
         rest ^= low
     st.picks += 1
     return found[pick_index(st.seed, st.picks - 1, len(found))]
-
-
-def pick_index(seed: int, count: int, n: int) -> int:
-    """The `count`-th seeded pick (from 0) of an index below n: splitmix64's output
-    number `count` from state `seed`."""
-    golden, mix1, mix2 = SPLITMIX
-    z = (seed + (count + 1) * golden) & _MASK64
-    z = ((z ^ (z >> 30)) * mix1) & _MASK64
-    z = ((z ^ (z >> 27)) * mix2) & _MASK64
-    return (z ^ (z >> 31)) % n
 
 
 # --- search -------------------------------------------------------------------

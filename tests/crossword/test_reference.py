@@ -12,9 +12,10 @@ import pytest
 
 from mobius.cpmodel.crossword import reference
 from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.picks import pick_index
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from mobius.cpmodel.crossword.propagation import Wipeout, build_network, initial_domains, length_index
-from mobius.cpmodel.crossword.reference import ReferenceSolver, luby, pick_index
+from mobius.cpmodel.crossword.reference import ReferenceSolver, luby
 from mobius.cpmodel.crossword.verify import verify
 from mobius.cpmodel.solver import Status, get_solver
 from mobius.dictionaries import from_words
