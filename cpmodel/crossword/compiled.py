@@ -295,7 +295,7 @@ def _pick(dom, v, chunks, tiers, s, t, ctl):
     ctl[CHOICES] > 1 the seeded pick among that many lowest (`reference._seeded_pick`); -1 if none."""
     choices, count = ctl[CHOICES], 0
     for c in range(chunks[v]):
-        count += _popcount(dom[v, c] & tiers[s, t, c] if t >= 0 else dom[v, c])
+        count += _popcount(_words(dom, v, c, tiers, s, t))
         if count >= choices:
             break
     if count == 0:
@@ -305,13 +305,19 @@ def _pick(dom, v, chunks, tiers, s, t, ctl):
         r = _pick_index(ctl[SEED], ctl[PICKS], min(count, choices))
         ctl[PICKS] += 1
     for c in range(chunks[v]):
-        x = dom[v, c] & tiers[s, t, c] if t >= 0 else dom[v, c]
+        x = _words(dom, v, c, tiers, s, t)
         while x:
             if r == 0:
                 return c * 64 + _lowest(x)
             r -= 1
             x &= x - np.uint64(1)
     return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _words(dom, v, c, tiers, s, t):
+    """Chunk c of light v's words left, those of tier t only unless t < 0."""
+    return dom[v, c] & tiers[s, t, c] if t >= 0 else dom[v, c]
 
 
 @njit(cache=True, inline="always", _nrt=False)

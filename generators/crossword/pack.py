@@ -79,10 +79,6 @@ EMBEDDED_BANK = "clue bank"
 # grid gives many different fills, all near the best (the polish then
 # lifts the weakest entries).
 FILL_CHOICES = 8
-# The reference fill runs compiled (`compiled.py`: the same nodes, a backtrack in tens of microseconds
-# against a third of a millisecond; failed fills are most of a big pack's fill time) unless its spec
-# names a strategy option, which the pure-Python search then runs as written.
-PYTHON_ONLY = frozenset({"select", "inference", "randomize", "restarts"})
 # CP-SAT deterministic seconds of polish per puzzle by default: twenty
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
@@ -186,9 +182,9 @@ class CrosswordPackSpec:
                 options[key] = str(max(kind(1), kind(float(options[key]) * share)))
         if name == "reference":
             options.setdefault("choices", str(FILL_CHOICES))
-            if not PYTHON_ONLY & options.keys():
-                options.setdefault("compiled", "true")
-        return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else name
+            if "compiled" not in options and _compiles(options):
+                options["compiled"] = "true"
+        return _spec_string(name, options)
 
     @property
     def seam_lights(self) -> int:
@@ -438,3 +434,20 @@ def _share_bonus(spec: CrosswordPackSpec, share: int) -> dict[str, int]:
 @lru_cache(maxsize=2)
 def _answer_penalties(spec: CrosswordPackSpec) -> dict[str, int]:
     return answer_penalties(spec.words(), spec.level, spec.fill_min_score, spec.clue_bank())
+
+
+def _compiles(options: dict[str, str]) -> bool:
+    """Whether the reference solver runs these options compiled (`compiled.py`: the same nodes, a
+    backtrack in tens of microseconds against a third of a millisecond; failed fills are most of a
+    big pack's fill time). A strategy only the pure-Python search has (MRV, forward checking,
+    randomize, restarts) is run there, as written."""
+    try:
+        get_solver("crossword", _spec_string("reference", {**options, "compiled": "true"}))
+    except ValueError:
+        return False
+    return True
+
+
+def _spec_string(name: str, options: dict[str, str]) -> str:
+    """A solver spec, its options in name order: `name:key=value,...`."""
+    return name + ":" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) if options else name

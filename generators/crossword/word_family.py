@@ -2,7 +2,7 @@
 
 Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `family_pair`
 (the first two answers of one family in a grid: LET and LETS, SIT and SAT, ODD
-and ODDS), and the lemma table they read: lemminflect's lookup table (its
+and ODDS, and a clipping beside its word, LEGIT and LEGITIMATE), and the lemma table they read: lemminflect's lookup table (its
 `getAllLemmas`, every part of speech, overrides applied), kept in the user's
 cache (`lemmas.tsv` under `mobius.generators.cache.user_cache_dir()`) as the
 words whose lemmas differ from themselves.
@@ -37,6 +37,11 @@ from pathlib import Path
 from mobius.cpmodel.files import write_atomic
 from mobius.generators.cache import user_cache_dir
 
+# A clipping reads as its word again (LEGIT beside LEGITIMATE), and lemminflect lists none: an
+# answer of this many letters or more that begins another answer is taken as of its family. Shorter
+# beginnings are mostly other words (CAR, CARICATURE); a longer one that is (BRAND, BRANDY) only
+# costs the pack a mended fill.
+CLIPPING_LETTERS = 5
 TABLE_NAME = "lemmas.tsv"
 TABLE_FORMAT = 1
 # lemminflect's lemma lookup and its overrides, in its package's resources (lemminflect 0.2).
@@ -54,13 +59,25 @@ def family_of(word: str) -> frozenset[str]:
 
 
 def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
-    """Two different answers of one family (sharing the word or a lemma), the first such pair; None if none."""
+    """Two different answers of one family (sharing the word or a lemma, or one a clipping
+    of the other), the first such pair; None if none."""
+    answers = list(answers)
     seen: dict[str, str] = {}
     for answer in answers:
         for member in family_of(answer):
             other = seen.setdefault(member, answer)
             if other != answer:
                 return other, answer
+    return _clipped_pair(answers)
+
+
+def _clipped_pair(answers: list[str]) -> tuple[str, str] | None:
+    """An answer of CLIPPING_LETTERS or more that another answer begins with, and that one."""
+    for short in answers:
+        if len(short) >= CLIPPING_LETTERS:
+            for long in answers:
+                if long != short and long.startswith(short):
+                    return short, long
     return None
 
 

@@ -51,6 +51,9 @@ def assert_pack_rules(spec: CrosswordPackSpec, puzzles: dict[int, dict[str, Any]
                          for lemma in {e["answer"].lower(), e["answer"].lower().removesuffix("s"),
                                        *chain.from_iterable(getAllLemmas(e["answer"].lower()).values())})
         assert max(lemmas.values()) == 1, [lemma for lemma, n in lemmas.items() if n > 1]
+        # Nor an answer of five letters or more beside one it begins (LEGIT and LEGITIMATE).
+        words = [e["answer"] for e in puzzle["entries"]]
+        assert not [(a, b) for a in words for b in words if a != b and len(a) >= 5 and b.startswith(a)]
         grid = grid_of(puzzle)
         assert check_pattern(grid, spec.pattern_spec()) == []
         lights = find_lights(grid, 3).lights

@@ -83,6 +83,7 @@ def test_a_maximising_cpsat_fill_gets_first_fail_unless_the_user_chose(solver: s
     ("reference:compiled=false", "reference:choices=8,compiled=false,max_backtracks=1000"),
     ("reference:randomize=true", "reference:choices=8,max_backtracks=1000,randomize=true"),
     ("reference:select=mrv", "reference:choices=8,max_backtracks=1000,select=mrv"),
+    ("reference:select=domwdeg", "reference:choices=8,compiled=true,max_backtracks=1000,select=domwdeg"),
 ])
 def test_a_reference_fill_runs_compiled_unless_the_spec_names_a_strategy(solver: str, spec: str) -> None:
     assert CrosswordPackSpec(count=1, width=7, height=5, solver=solver).solver_spec == spec

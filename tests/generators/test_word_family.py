@@ -26,6 +26,8 @@ from mobius.generators.crossword.word_family import TABLE_NAME, family_of, famil
     (["BUS", "TEA", "ODE"], None),  # a final S alone makes no family
     (["ART", "ARTS"], ("ART", "ARTS")),
     (["MEN", "OAR", "MAN"], ("MEN", "MAN")),
+    (["LEGITIMATE", "TEN", "LEGIT"], ("LEGIT", "LEGITIMATE")),  # a clipping beside its word
+    (["CARICATURE", "CAR", "CAP"], None),  # a short word that begins another is another word
 ])
 def test_two_answers_of_one_family_are_found(answers: list[str], pair: tuple[str, str] | None) -> None:
     assert family_pair(answers) == pair
