@@ -84,9 +84,10 @@ FILL_CHOICES = 8
 DEFAULT_POLISH = 0.2
 # Backtracks per puzzle spent raising its worst answer (`worst_answer.py`,
 # compiled probes, about 22 µs each) before the polish: on default 30-packs
-# of five seeds the median worst answer rose by 10.5–14 points (3,000: 7.5–12)
-# and 17 % of the optima were proven (20,000: two thirds, at twice the wall
-# time): benchmarks/RESULTS.md, "The worst answer with compiled probes".
+# of five seeds the median worst answer rose by 10.5–14 points against none
+# (3,000: 7.5–12), and a third of the optima were proven (12,000: 37 of 60 on two seeds, at 1.3–1.6
+# times the wall time of packs without the stage): benchmarks/RESULTS.md, "The worst answer with
+# compiled probes" and "The worst answer: one threshold at a time".
 DEFAULT_WORST = 6000
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2

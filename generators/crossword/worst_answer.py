@@ -6,32 +6,32 @@ the pack's polish (`polish.py`) then raises the total with that floor kept,
 by polishing the problem `floored` returns. The search is over the
 threshold t: the problem with every light restricted to words scored t or
 more (the rules' minimum score raised to t) is a small one, its tables
-shrinking fast as t rises, and is asked for any fill. A fill found raises
-the floor to its own worst answer; a proof that there is none (UNSAT)
-caps the best worst answer at t − 1; a probe out of budget caps only the
-search. Starting from the fill given (its worst answer is the first floor,
-so the result never scores lower), the thresholds climb by `STEP` above
-the floor while every probe finds a fill — low thresholds are cheap, and
-the fill found often beats its threshold — and are bisected between the
-floor and the lowest failed threshold after that; when every threshold
-left has only run out of its share (which proves nothing) and budget
-remains, they are tried again with twice the share.
+shrinking fast as t rises, and is asked for any fill. Starting from the
+fill given (its worst answer is the first floor, so the result never
+scores lower), every probe is at the floor + 1, run until it answers or
+the budget is spent: a fill found raises the floor to its own worst answer
+(often past the threshold), and a proof that there is none (UNSAT) proves
+the floor optimal. A probe above the floor + 1 could only cap the best
+worst answer, and every one that is not the floor + 1 costs a search the
+proof still needs afterwards: on 120 pack fills this order proved 70 % of
+the optima within 12,000 backtracks, where climbing by 4 and bisecting with
+shares per probe proved 47 % and found lower worst answers
+(benchmarks/RESULTS.md, "The worst answer: one threshold at a time").
 
 A probe is the reference solver's search (maintained arc consistency with
 dom/wdeg, best words first, no restarts: a refutation needs one long run),
 compiled (`cpmodel/crossword/compiled.py`: the same nodes, a backtrack in
 about 22 µs where the pure-Python search takes 0.3 ms). It tries the
 answers of the best fill so far first, each while its light can still take
-it, so that a fill near that one comes early; it is kept between tries, so
-a threshold tried again goes on from where its search stopped and no
-backtrack is spent twice. A fill with two answers of one family
+it, so that a fill near that one comes early. A fill with two answers of one family
 (`word_family.family_pair`), which the pack would refuse, is passed over
 and the probe's search goes on to its next fill, so an UNSAT answer then
 means "no fill the pack accepts". The worst answer is optimal when the
 floor meets the proven cap. Backtracks are a deterministic budget, so the
 result is the same on every machine.
 Measurements: benchmarks/RESULTS.md, "The worst answer first", "Proving
-the worst answer" and "The worst answer with compiled probes".
+the worst answer", "The worst answer with compiled probes" and "The worst
+answer: one threshold at a time".
 
 Leaves out: the total score (`polish.py`), checking the result
 (`cpmodel/crossword/verify.py`, which the pack runs) and the solvers.
@@ -50,12 +50,6 @@ from mobius.generators.crossword.word_family import family_pair
 
 # Scores run 0-100: a threshold above the top is infeasible without a probe.
 TOP_SCORE = 100
-# Backtracks one probe may take at first, so that one hard threshold near
-# the optimum does not spend the whole budget and the bisection can still
-# try a lower one.
-PROBE_BACKTRACKS = 600
-# How far above the floor the next threshold lies until a probe fails.
-STEP = 4
 
 
 @dataclass(frozen=True)
@@ -94,7 +88,7 @@ def floored(problem: FillProblem, floor: int) -> FillProblem:
 
 
 class Probe:
-    """The search for a fill of `problem` floored at `threshold`, run a share at a time."""
+    """The search for a fill of `problem` floored at `threshold`."""
 
     def __init__(self, problem: FillProblem, threshold: int) -> None:
         self.problem = floored(problem, threshold)
@@ -103,7 +97,7 @@ class Probe:
 
     def run(self, share: int, near: Fill) -> tuple[str, Fill | None, int]:
         """("SOLVED", a fill the pack accepts, backtracks spent), ("UNSAT", None,
-        …) when there is none (left), or ("TIMEOUT", None, …) out of `share`.
+        …) when there is none, or ("TIMEOUT", None, …) out of `share`.
         The search tries the answers of `near` first, where they are still allowed."""
         search, spent = self.search, 0
         search.hint([index.mask_of([word]) for index, word in zip(self.net.index, self.problem.entries(near))])
@@ -127,34 +121,14 @@ def raise_worst(problem: FillProblem, fill: Fill, *, budget: int) -> WorstAnswer
     answer, score = worst_of(problem, fill)
     before, best = score, dict(fill)
     cap = TOP_SCORE + 1  # proven: no fill reaches a worst answer of `cap`
-    search_cap = cap  # thresholds at or above this are proven or out of budget
     spent = probes = 0
-    share = PROBE_BACKTRACKS
-    paused: dict[int, Probe] = {}  # thresholds out of their share, to go on from where they stopped
     while score + 1 < cap and spent < budget:
-        if score + 1 >= search_cap:
-            # Every threshold left ran out of its share, which proves nothing:
-            # go on with them, with twice the share, while the budget lasts.
-            search_cap, share = cap, 2 * share
-        threshold = _next_threshold(score, search_cap, climbing=search_cap > TOP_SCORE)
-        probe = paused.pop(threshold, None) or Probe(problem, threshold)
-        status, found, used = probe.run(min(share, budget - spent), best)
+        status, found, used = Probe(problem, score + 1).run(budget - spent, best)
         spent += used
         probes += 1
         if found is not None:
             best = found
             answer, score = worst_of(problem, best)
-        else:
-            search_cap = threshold
-            if status == "UNSAT":
-                cap = threshold
-            else:
-                paused[threshold] = probe
+        elif status == "UNSAT":
+            cap = score + 1
     return WorstAnswer(best, answer, score, before, cap - 1, probes, spent)
-
-
-def _next_threshold(floor: int, search_cap: int, *, climbing: bool) -> int:
-    """The next threshold to probe, above `floor` and below `search_cap`."""
-    if climbing:
-        return min(floor + STEP, TOP_SCORE)
-    return (floor + 1 + search_cap) // 2  # the middle of floor+1 .. search_cap-1
