@@ -20,7 +20,7 @@ clues come from (`clues.py`).
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -81,7 +81,16 @@ def seam_steps(grid: Grid, light: Light) -> list[int]:
 
 
 class ClueSource(Protocol):
-    def clue_for(self, answer: str, seed: int, others: Collection[str] = ()) -> str: ...
+    def clue_for(self, answer: str, seed: int, others: Collection[str] = (), taken: Collection[str] = ()) -> str: ...
+
+
+def grid_clues(clues: ClueSource, answers: Sequence[str], seed: int) -> list[str]:
+    """The clue of each of a grid's answers, in order: one that names none of the grid's other
+    answers and is not given to an earlier one, where the answer has such a clue (`clues.fitting`)."""
+    given: list[str] = []
+    for i, answer in enumerate(answers):
+        given.append(clues.clue_for(answer, seed, [*answers[:i], *answers[i + 1:]], given))
+    return given
 
 
 @dataclass(frozen=True)
@@ -116,18 +125,17 @@ def surface_title(surface_name: str) -> str:
 def crossword_puzzle(problem: FillProblem, fill: Fill, *, puzzle_id: str, solver: str,
                      stats: Mapping[str, int | float], seed: int, clues: ClueSource | None = None,
                      credits: Credits = Credits()) -> dict:
-    """The puzzle dict; each entry's clue is `clues.clue_for(answer, seed, others)` — so it varies
-    with the puzzle's seed and names none of the grid's other answers where it can — or "" without a
-    clue source. Titled by `credits`, by default "Möbius strip 11x5 #0007"."""
+    """The puzzle dict; each entry's clue is chosen by `grid_clues` — so it varies with the puzzle's
+    seed, names none of the grid's other answers and repeats no other entry's clue where it can — or
+    "" without a clue source. Titled by `credits`, by default "Möbius strip 11x5 #0007"."""
     grid = problem.grid.with_letters(fill)
     answers = problem.entries(fill)
+    texts = grid_clues(clues, answers, seed) if clues is not None else [""] * len(answers)
     entries = []
-    for i, (light, answer) in enumerate(zip(problem.lights.lights, answers)):
-        # A clue names no other answer of its grid where the answer has another clue.
-        others = answers[:i] + answers[i + 1:]
+    for light, answer, clue in zip(problem.lights.lights, answers, texts):
         entries.append({
             "number": light.number, "direction": light.direction, "cells": [list(c) for c in light.cells],
-            "answer": answer, "clue": clues.clue_for(answer, seed, others) if clues is not None else "",
+            "answer": answer, "clue": clue,
             "enumeration": f"({light.length})",
             "seam_crossings": light.seam_crossings, "seam_steps": seam_steps(problem.grid, light),
             "cyclic": light.cyclic,

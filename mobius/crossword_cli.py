@@ -15,6 +15,7 @@ from mobius.cpmodel.crossword.render import render_grid, render_lights
 from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.solver import Status, get_solver, parse_spec, require_usable, stats_text
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
+from mobius.generators.puzzles import grid_clues
 from mobius.options import time_limit_option
 from mobius.word_options import AllowOpt, BanOpt, CluesOpt, NoCluesOpt, Spelling, SpellingOpt, clue_options
 
@@ -118,9 +119,7 @@ def fill_command(
     status = result.status.value  # SOLVED, UNSAT, TIMEOUT or ERROR, as every command prints it
     words_read = problem.entries(fill) if fill else None
 
-    def clue_of(word: str) -> str:
-        others = [w for w in words_read or () if w != word]
-        return bank.clue_for(word, seed, others) if bank is not None else ""
+    clues = grid_clues(bank, words_read, seed) if bank is not None and words_read else [""] * len(words_read or ())
 
     if result.status is Status.UNSAT:
         use = words_used(True)
@@ -135,7 +134,7 @@ def fill_command(
             "words": use.to_json(), "note": note, "rows": list(filled.rows) if filled else None,
             "entries": [{"number": light.number, "direction": light.direction,
                          "cells": [list(c) for c in light.cells], "word": words_read[i],
-                         "clue": clue_of(words_read[i])}
+                         "clue": clues[i]}
                         for i, light in enumerate(problem.lights.lights)] if words_read else [],
         }))
     else:
@@ -147,6 +146,6 @@ def fill_command(
             typer.echo(render_grid(g, fill))
             typer.echo(render_lights(problem.lights, words_read))
             if bank is not None:
-                typer.echo("\n".join(f"{light.label} {word}: {clue_of(word) or '(no clue)'}"
-                                      for light, word in zip(problem.lights.lights, words_read)))
+                typer.echo("\n".join(f"{light.label} {word}: {clue or '(no clue)'}"
+                                      for light, word, clue in zip(problem.lights.lights, words_read, clues)))
     raise typer.Exit(FILL_EXITS.get(result.status, EXIT_INTERNAL))

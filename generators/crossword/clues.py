@@ -108,10 +108,11 @@ class ClueBank:
         joined = self.clues.get(answer)
         return tuple(joined.split("\t")) if joined else ()
 
-    def clue_for(self, answer: str, seed: int, others: Collection[str] = ()) -> str:
+    def clue_for(self, answer: str, seed: int, others: Collection[str] = (), taken: Collection[str] = ()) -> str:
         """One of the answer's clues, chosen by `seed` (stable across runs and machines) among those
-        naming none of `others`, the other answers of its grid (`naming_none`); "" if none."""
-        return seeded_pick(naming_none(self.clues_of(answer), others), answer, seed)
+        naming none of `others`, the other answers of its grid, and not already given there (`taken`:
+        `fitting`); "" if none."""
+        return seeded_pick(fitting(self.clues_of(answer), others, taken), answer, seed)
 
 
 def naming_none(options: tuple[str, ...], others: Collection[str]) -> tuple[str, ...]:
@@ -121,6 +122,15 @@ def naming_none(options: tuple[str, ...], others: Collection[str]) -> tuple[str,
     kept = tuple(clue for clue in options
                  if not any(families & family_of(word) for word in re.findall(r"[A-Za-z]+", clue)))
     return kept or options
+
+
+def fitting(options: tuple[str, ...], others: Collection[str], taken: Collection[str]) -> tuple[str, ...]:
+    """The clues of `options` that suit an answer among `others` (`naming_none`), less those already
+    given to another answer of the grid (`taken`, any case): two entries clued "Upon" (ATOP, ONTO)
+    read as a misprint. All that name none if every one is taken."""
+    suited = naming_none(options, others)
+    given = {clue.casefold() for clue in taken}
+    return tuple(clue for clue in suited if clue.casefold() not in given) or suited
 
 
 def seeded_pick(options: tuple[str, ...], answer: str, seed: int) -> str:

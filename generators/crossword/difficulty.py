@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mobius.dictionaries import WordList
-from mobius.generators.crossword.clues import ClueBank, naming_none, seeded_pick
+from mobius.generators.crossword.clues import ClueBank, fitting, seeded_pick
 
 DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK = "definition", "name", "synonym", "opposite", "blank"
 CLUE_KINDS = (DEFINITION, NAME, SYNONYM, OPPOSITE, BLANK)
@@ -138,8 +138,8 @@ class LevelledClues:
     bank: ClueBank
     level: Level
 
-    def clue_for(self, answer: str, seed: int, others: Collection[str] = ()) -> str:
-        return choose_clue(naming_none(self.bank.clues_of(answer), others), answer, seed, self.level)
+    def clue_for(self, answer: str, seed: int, others: Collection[str] = (), taken: Collection[str] = ()) -> str:
+        return choose_clue(fitting(self.bank.clues_of(answer), others, taken), answer, seed, self.level)
 
 
 def answer_penalties(words: WordList, level: Level, min_score: int, bank: ClueBank | None) -> dict[str, int]:

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from mobius.cpmodel.errors import InputError
 from mobius.dictionaries import DictionaryError, load, read_word_set
+from mobius.generators.puzzles import grid_clues
 from mobius.generators.crossword.clues import ClueBank, clue_for, clue_problems, load_bank, read_clue_file
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.pack import build_pack
@@ -109,6 +110,17 @@ def test_a_clue_names_no_other_answer_of_its_grid_where_another_clue_serves() ->
     assert {bank.clue_for("AMINO", seed, ["TEA"]) for seed in range(20)} == {"___ acid", "Protein building block prefix"}
     # When every clue names one, the answer keeps its clues: a clue that names an answer beats none.
     assert bank.clue_for("ODE", 0, ["POEMS"]) == "Poem of praise"
+
+
+def test_no_clue_is_given_twice_in_a_grid_where_another_serves() -> None:
+    bank = ClueBank({"ATOP": "Upon\tResting on", "ONTO": "Upon\tAware of", "UPON": "upon"}, "test")
+    for seed in range(20):
+        clues = grid_clues(bank, ["ATOP", "ONTO"], seed)
+        assert clues[0] != clues[1] and set(clues) <= {"Upon", "Resting on", "Aware of"}
+    # Case aside, the same words are the same clue; an answer with no other keeps its own.
+    assert {grid_clues(bank, ["ATOP", "ONTO", "UPON"], seed)[2] for seed in range(20)} == {"upon"}
+    assert {bank.clue_for("ONTO", seed, (), ["UPON"]) for seed in range(20)} == {"Aware of"}
+    assert {bank.clue_for("ONTO", seed, (), ["Upon", "Aware of"]) for seed in range(20)} == {"Upon", "Aware of"}
 
 
 def test_clue_problems_flags_empty_and_long_clues() -> None:

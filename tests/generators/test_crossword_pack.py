@@ -21,6 +21,7 @@ from lemminflect import getAllLemmas
 
 from mobius.cpmodel.crossword.grid import make_grid
 from mobius.cpmodel.crossword.lights import find_lights
+from mobius.generators.crossword.clues import naming_none
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.crossword.plan import CrosswordPlan
 from mobius.generators.executors import PuzzleFailed
@@ -54,6 +55,20 @@ def assert_pack_rules(spec: CrosswordPackSpec, puzzles: dict[int, dict[str, Any]
         # Nor an answer of five letters or more beside one it begins (LEGIT and LEGITIMATE).
         words = [e["answer"] for e in puzzle["entries"]]
         assert not [(a, b) for a in words for b in words if a != b and len(a) >= 5 and b.startswith(a)]
+        # No clue given twice in a puzzle where the answer had another (ATOP and ONTO both "Upon").
+        # The later of two entries with one clue had none other: each of its clues is given in the
+        # puzzle or names another answer.
+        bank = spec.clue_bank()
+        if bank is not None:
+            seen: set[str] = set()
+            for entry in puzzle["entries"]:
+                if entry["clue"].casefold() in seen:
+                    others = [e["answer"] for e in puzzle["entries"] if e is not entry]
+                    given = {e["clue"].casefold() for e in puzzle["entries"]}
+                    spare = [c for c in naming_none(bank.clues_of(entry["answer"]), others)
+                             if c.casefold() not in given]
+                    assert not spare, (entry["answer"], entry["clue"], spare)
+                seen.add(entry["clue"].casefold())
         grid = grid_of(puzzle)
         assert check_pattern(grid, spec.pattern_spec()) == []
         lights = find_lights(grid, 3).lights
