@@ -10,7 +10,7 @@ backtracks and the seconds, in one process. Run it on packs made with
 versions of the code to compare probe orders on the same fills. Leaves out
 the rest of a pack's work (fills, clashes, polish: `mobius pack crossword
 --worst N` measures those) and packs of other rules than the defaults
-(the spec is rebuilt from the pack's size, surface and seed).
+(the spec is rebuilt from the first puzzle's size and surface).
 
     python -m mobius.benchmarks.worst_stage DIR [DIR ...] [--budget N ...]
 """
@@ -23,9 +23,9 @@ import statistics
 import time
 from pathlib import Path
 
-from mobius.cpmodel.crossword.grid import BLOCK, make_grid
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.generators.crossword.pack import CrosswordPackSpec, fill_of
+from mobius.generators.crossword.plan import pattern_of
 from mobius.generators.crossword.worst_answer import raise_worst
 
 
@@ -41,9 +41,7 @@ def pack_problems(directory: Path) -> list[tuple[FillProblem, Fill]]:
     cases = []
     for puzzle in puzzles:
         others = frozenset(e["answer"] for other in puzzles if other is not puzzle for e in other["entries"])
-        pattern = ["".join(BLOCK if ch == BLOCK else "." for ch in row) for row in puzzle["rows"]]
-        cases.append((FillProblem(make_grid(pattern, spec.surface), words, spec.rules(others)),
-                      fill_of(puzzle["rows"])))
+        cases.append((FillProblem(pattern_of(puzzle), words, spec.rules(others)), fill_of(puzzle["rows"])))
     return cases
 
 

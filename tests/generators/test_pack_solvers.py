@@ -68,16 +68,12 @@ def test_the_progress_line_names_the_attempt_the_pack_waits_for(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(("solver", "spec"), [
+    # A maximising CP-SAT fill gets first-fail unless the user chose.
     ("cpsat", "cpsat:deterministic_time=5.0"),
     ("cpsat:maximize=yes", "cpsat:deterministic_time=1.0,maximize=yes,search=first-fail"),
     ("cpsat:maximize=true,search=cpsat,deterministic_time=3", "cpsat:deterministic_time=3,maximize=true,search=cpsat"),
     ("cpsat:maximize=false", "cpsat:deterministic_time=5.0,maximize=false"),
-])
-def test_a_maximising_cpsat_fill_gets_first_fail_unless_the_user_chose(solver: str, spec: str) -> None:
-    assert CrosswordPackSpec(count=1, width=7, height=5, solver=solver).solver_spec == spec
-
-
-@pytest.mark.parametrize(("solver", "spec"), [
+    # A reference fill runs compiled unless the spec names a strategy only the Python search has.
     ("reference", "reference:choices=8,compiled=true,max_backtracks=1000"),
     ("reference:choices=3", "reference:choices=3,compiled=true,max_backtracks=1000"),
     ("reference:compiled=false", "reference:choices=8,compiled=false,max_backtracks=1000"),
@@ -85,6 +81,6 @@ def test_a_maximising_cpsat_fill_gets_first_fail_unless_the_user_chose(solver: s
     ("reference:select=mrv", "reference:choices=8,max_backtracks=1000,select=mrv"),
     ("reference:select=domwdeg", "reference:choices=8,compiled=true,max_backtracks=1000,select=domwdeg"),
 ])
-def test_a_reference_fill_runs_compiled_unless_the_spec_names_a_strategy(solver: str, spec: str) -> None:
+def test_the_pack_completes_each_solver_spec_with_its_budget_and_defaults(solver: str, spec: str) -> None:
     assert CrosswordPackSpec(count=1, width=7, height=5, solver=solver).solver_spec == spec
     get_solver("crossword", spec)  # a spec the solver takes
