@@ -26,7 +26,10 @@ branches, CP-SAT's deterministic time, the objective; summed over the rounds
 of a growing fill, with its rounds and last cut) go into
 `SolveResult.stats`. A time limit bounds the whole solve: the pre-pass and
 the model building look at the clock as they go, and CP-SAT (presolve
-included) gets what is left.
+included) gets what is left; CP-SAT runs in a forked child killed at the
+deadline (`deadline.call_before`: its presolve does not look at its limit
+while it expands big tables, and it never returns to Python for a Ctrl-C),
+unless ``child=False`` says the caller bounds the solve itself.
 
 Leaves out: the backtracking search of `reference.py`, arc consistency (`propagation.py`) and checking
 fills (`verify.py`).
@@ -150,7 +153,11 @@ class CpSatFillSolver(SolverBase):
     seed); `maximize` asks for the fill of highest total word score instead of
     the first fill; `prepass` is "ac3" (arc consistency before modelling) or
     "none" (only the unary filters); `presolve` picks one of `PRESOLVES`;
-    `search` one of `SEARCHES`.
+    `search` one of `SEARCHES`; `child=False` runs CP-SAT in this process, for
+    a caller that bounds the solve itself (a pack job, whose worker the pack
+    kills whole; the polish's many small solves): a child per solve costs a
+    fork, the pages it copies and a fresh heap, 0.2–0.3 s of a maximising
+    fill's 1.6 s and several times a small solve.
     """
 
     name: ClassVar[str] = "cpsat"
@@ -166,18 +173,16 @@ class CpSatFillSolver(SolverBase):
     # machine (the pack generator uses it so that its output does not
     # depend on the machine's speed); None = no such budget.
     deterministic_time: float | None = option(None, minimum=0.001, help="CP-SAT deterministic-time budget")
+    child: bool = option(True, help="run CP-SAT in a child process killed at the time limit (false: in this one)")
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0,
-              hint: Fill | None = None, in_child: bool = True) -> SolveResult:
+              hint: Fill | None = None) -> SolveResult:
         """Fill `problem`; `hint` (a whole or partial fill) guides CP-SAT's search.
 
         A maximising run that times out with a fill in hand returns it as
         SOLVED with ``optimal=False``. CP-SAT's presolve does not
         always carry a hint through; with ``presolve="off"`` a hint that is a
-        whole fill is taken as the answer. `in_child=False` runs CP-SAT in
-        this process, for the many small solves of a caller that bounds them
-        itself (the polish rounds): forking a child and making sure it is
-        gone cost several times such a solve.
+        whole fill is taken as the answer.
         """
         start = time.perf_counter()
         deadline = math.inf if time_limit is None else start + time_limit
@@ -197,11 +202,11 @@ class CpSatFillSolver(SolverBase):
         stats["table_rows"] = sum(c.domain.bit_count() for c in candidates)
         if self._grows(stats["table_rows"]):
             status, fill, optimal = self._grow(problem, candidates, stats, seed=seed, hint=hint,
-                                               deadline=deadline, in_child=in_child)
+                                               deadline=deadline)
         else:
             domains = _tabulate(problem, candidates, narrow=self.prepass == "ac3")
             status, fill, optimal = self._solve_tables(problem, domains, stats, seed=seed, hint=hint,
-                                                       deadline=deadline, in_child=in_child)
+                                                       deadline=deadline)
         return self._result(status, fill, start, stats, optimal if self.maximize else None)
 
     def _grows(self, rows: int) -> bool:
@@ -209,7 +214,7 @@ class CpSatFillSolver(SolverBase):
         return self.tables == "grow" or (self.tables == "auto" and not self.maximize and rows > GROW_ABOVE_ROWS)
 
     def _grow(self, problem: FillProblem, candidates: list[Candidates], stats: dict[str, int | float], *,
-              seed: int, hint: Fill | None, deadline: float, in_child: bool) -> tuple[Status, Fill | None, bool]:
+              seed: int, hint: Fill | None, deadline: float) -> tuple[Status, Fill | None, bool]:
         """Solve with each light cut to its best `cap` words, doubling `cap` while that is UNSAT.
 
         A fill of cut tables is a fill of the whole problem (every word is
@@ -230,8 +235,7 @@ class CpSatFillSolver(SolverBase):
                 if narrowed is not None:
                     domains = _tabulate(problem, [replace(c, domain=d) for c, d in zip(candidates, narrowed)],
                                         narrow=True)
-                    found = self._solve_tables(problem, domains, stats, seed=seed, hint=hint, deadline=deadline,
-                                               in_child=in_child)
+                    found = self._solve_tables(problem, domains, stats, seed=seed, hint=hint, deadline=deadline)
                     if whole:
                         return found
                     if found[0] is not Status.UNSAT:  # the best fill of a cut is no proven optimum
@@ -243,8 +247,7 @@ class CpSatFillSolver(SolverBase):
             return Status.TIMEOUT, None, False
 
     def _solve_tables(self, problem: FillProblem, domains: Domains, stats: dict[str, int | float], *,
-                      seed: int, hint: Fill | None, deadline: float,
-                      in_child: bool) -> tuple[Status, Fill | None, bool]:
+                      seed: int, hint: Fill | None, deadline: float) -> tuple[Status, Fill | None, bool]:
         """Model `domains` and run CP-SAT on it; counters are added to `stats`.
 
         Returns the status, the fill if one was found, and whether CP-SAT
@@ -271,7 +274,7 @@ class CpSatFillSolver(SolverBase):
         solver = self._cp_solver(seed, None if math.isinf(deadline) else deadline - time.perf_counter(),
                                  spent=float(stats.get("deterministic_time", 0.0)))
         run = functools.partial(_run_cpsat, solver, model, letter_vars, self.maximize)
-        outcome = call_before(run, deadline + DEADLINE_GRACE_S) if in_child else run()
+        outcome = call_before(run, deadline + DEADLINE_GRACE_S) if self.child else run()
         if outcome is None:
             stats["killed_at_deadline"] = 1
             return Status.TIMEOUT, None, False

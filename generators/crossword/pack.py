@@ -72,6 +72,11 @@ MAXIMIZE_OPTIONS = {"search": "first-fail", "deterministic_time": "1.0"}
 # Solvers whose budget a puzzle's first tries get only a share of (`CrosswordJob.budget_share`): the
 # reference solver's cost grows with how hard the grid is; CP-SAT's is its model's size whatever the grid.
 SHARED_BUDGETS = frozenset({"reference"})
+# Options a pack gives CP-SAT fills unless the spec says otherwise: in the job's own process, since the pack
+# kills its workers whole when it stops and the deterministic budget bounds the search; a child process per
+# fill cost 0.2–0.3 s of a maximising fill's 1.6 s (benchmarks/RESULTS.md, "CP-SAT packs: fills in the
+# worker's own process").
+CPSAT_IN_PACK = {"child": "false"}
 BACKSTOP_S = 120.0
 # The manifest's name for the embedded clue bank among the inputs (an option names the others).
 EMBEDDED_BANK = "clue bank"
@@ -173,8 +178,9 @@ class CrosswordPackSpec:
     def _solver_spec(self, share: float) -> str:
         """The solver spec with `share` of its deterministic budget."""
         name, options = parse_spec(self.solver)
-        if name == "cpsat" and getattr(get_solver("crossword", self.solver), "maximize", False):
-            options = {**MAXIMIZE_OPTIONS, **options}
+        if name == "cpsat":
+            maximizing = getattr(get_solver("crossword", self.solver), "maximize", False)
+            options = {**CPSAT_IN_PACK, **(MAXIMIZE_OPTIONS if maximizing else {}), **options}
         if name in DETERMINISTIC_BUDGETS:
             key, value = DETERMINISTIC_BUDGETS[name]
             options.setdefault(key, str(value))

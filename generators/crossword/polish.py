@@ -38,6 +38,9 @@ from mobius.cpmodel.solver import Status
 # Deterministic time one round may take: a neighbourhood of two lights on
 # the pack sizes is solved to optimality in a few thousandths of this.
 ROUND_TIME = 0.05
+# Every round's solver, in this process: a round is bounded by its deterministic time, and a pack job runs
+# in a worker that the pack kills whole; a child per round cost four times the round (fork, then its clean-up).
+ROUND_SOLVER = CpSatFillSolver(maximize=True, workers=1, deterministic_time=ROUND_TIME, child=False)
 # Deterministic time a round is charged at least: the pack's default budget
 # of 0.2 s then buys twenty rounds, about a tenth of a second on 11×5.
 ROUND_CHARGE = 0.01
@@ -62,14 +65,12 @@ def total(problem: FillProblem, fill: Fill, *, net: bool) -> int:
 def polish(problem: FillProblem, fill: Fill, *, budget: float, seed: int) -> Polished:
     """A fill of `problem` scoring at least as well as `fill` (see the module docstring)."""
     rng = random.Random(seed)
-    solver = CpSatFillSolver(maximize=True, workers=1, deterministic_time=ROUND_TIME)
     current = dict(fill)
     before = total(problem, current, net=False)
     spent, rounds, improved = 0.0, 0, 0
     while spent < budget and problem.lights.lights:
         rounds += 1
-        candidate, charged = resolve(problem, current, _neighbourhood(problem, current, rng), solver,
-                                     rng.randrange(1 << 31))
+        candidate, charged = resolve(problem, current, _neighbourhood(problem, current, rng), rng.randrange(1 << 31))
         spent += max(ROUND_CHARGE, charged)
         if candidate is None:
             continue
@@ -80,16 +81,14 @@ def polish(problem: FillProblem, fill: Fill, *, budget: float, seed: int) -> Pol
     return Polished(current, before, total(problem, current, net=False), rounds, improved, round(spent, 6))
 
 
-def resolve(problem: FillProblem, fill: Fill, free: set[Cell], solver: CpSatFillSolver,
-            seed: int) -> tuple[Fill | None, float]:
-    """`fill` with the cells `free` solved again by `solver` and every other
-    cell kept (None if they admit no fill), and the deterministic time spent."""
+def resolve(problem: FillProblem, fill: Fill, free: set[Cell], seed: int) -> tuple[Fill | None, float]:
+    """`fill` with the cells `free` solved again at the best score CP-SAT finds
+    (`ROUND_SOLVER`) and every other cell kept (None if they admit no fill),
+    and the deterministic time spent."""
     fixed = {cell: letter for cell, letter in fill.items() if cell not in free}
     part = FillProblem(problem.grid.with_letters(fixed), problem.words, problem.rules, problem.penalties)
-    # In this process: a round is bounded by its deterministic time, and a pack job runs in a worker that
-    # the pack kills whole; a child per round cost four times the round (fork, then its clean-up).
-    result = solver.solve(part, seed=seed, hint=fill, in_child=False)
-    spent = float(result.stats.get("deterministic_time", solver.deterministic_time or 0.0))
+    result = ROUND_SOLVER.solve(part, seed=seed, hint=fill)
+    spent = float(result.stats.get("deterministic_time", ROUND_TIME))
     return ({**fill, **result.solution} if result.status is Status.SOLVED else None), spent
 
 
@@ -103,18 +102,19 @@ def repair(problem: FillProblem, fill: Fill, *, seed: int) -> Fill | None:
     mends it this way: the grid and most of its answers were good. Freeing
     every crossing light at once would free nearly the whole grid (on a 9×7
     strip an 8-letter light and its crossings hold 43 of 46 cells) and cost
-    more than a new fill; of 40 fills of 11×5 strips with one short answer
-    taken, these neighbourhoods mended 18, each in 10–30 ms, and proved the
-    others impossible in a few milliseconds."""
+    more than a new fill (default 30-packs took 12–30 % longer with it as a
+    last try, plain CP-SAT ones up to 15 %, and maximising CP-SAT ones, whose
+    fill costs 1.5 s, gained no more than their noise); of 40 fills of 11×5 strips
+    with one short answer taken, these neighbourhoods mended 18, each in
+    10–30 ms, and proved the others impossible in a few milliseconds."""
     lights = problem.lights
     bad = [i for i, word in enumerate(problem.entries(fill)) if word in problem.rules.excluded]
     if not bad:
         return None
     crossing = sorted({b for i in bad for cell in lights.lights[i].cells for b, _ in lights.cell_lights[cell]} - set(bad))
-    solver = CpSatFillSolver(maximize=True, workers=1, deterministic_time=ROUND_TIME)
     for extra in itertools.chain([()], itertools.combinations(crossing, 1), itertools.combinations(crossing, 2)):
         free = {cell for i in (*bad, *extra) for cell in lights.lights[i].cells}
-        mended, _ = resolve(problem, fill, free, solver, seed)
+        mended, _ = resolve(problem, fill, free, seed)
         if mended is not None:
             return mended
     return None

@@ -267,6 +267,20 @@ def test_seeded_runs_are_deterministic() -> None:
     assert (first.stats["conflicts"], first.stats["branches"]) == (second.stats["conflicts"], second.stats["branches"])
 
 
+def test_child_false_solves_in_this_process_to_the_same_fill(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(4)
+    prob = problem(["....", "....", "....", "...."], random_words(rng, {4}, 300, "ABCDE"))
+    for maximize in (False, True):
+        forked = CpSatFillSolver(workers=1, maximize=maximize).solve(prob, seed=2)
+        with monkeypatch.context() as patched:
+            patched.setattr(cpsat, "call_before", lambda *_: pytest.fail("child=False forked a child"))
+            own = CpSatFillSolver(workers=1, maximize=maximize, child=False).solve(prob, seed=2)
+            with pytest.raises(pytest.fail.Exception, match="forked a child"):
+                CpSatFillSolver(workers=1, maximize=maximize).solve(prob, seed=2)
+        assert own.status is forked.status is Status.SOLVED
+        assert own.solution == forked.solution and verify(prob, own.solution) == []
+
+
 def test_hint_is_followed_without_presolve() -> None:
     # CP-SAT's presolve may not carry a partial hint through (it returned the
     # other fill here), so only the presolve-free run is held to the hint.

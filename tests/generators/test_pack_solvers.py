@@ -68,11 +68,13 @@ def test_the_progress_line_names_the_attempt_the_pack_waits_for(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(("solver", "spec"), [
-    # A maximising CP-SAT fill gets first-fail unless the user chose.
-    ("cpsat", "cpsat:deterministic_time=5.0"),
-    ("cpsat:maximize=yes", "cpsat:deterministic_time=1.0,maximize=yes,search=first-fail"),
-    ("cpsat:maximize=true,search=cpsat,deterministic_time=3", "cpsat:deterministic_time=3,maximize=true,search=cpsat"),
-    ("cpsat:maximize=false", "cpsat:deterministic_time=5.0,maximize=false"),
+    # CP-SAT fills in the job's process unless the user chose; a maximising one gets first-fail likewise.
+    ("cpsat", "cpsat:child=false,deterministic_time=5.0"),
+    ("cpsat:child=true", "cpsat:child=true,deterministic_time=5.0"),
+    ("cpsat:maximize=yes", "cpsat:child=false,deterministic_time=1.0,maximize=yes,search=first-fail"),
+    ("cpsat:maximize=true,search=cpsat,deterministic_time=3",
+     "cpsat:child=false,deterministic_time=3,maximize=true,search=cpsat"),
+    ("cpsat:maximize=false", "cpsat:child=false,deterministic_time=5.0,maximize=false"),
     # A reference fill runs compiled unless the spec names a strategy only the Python search has.
     ("reference", "reference:choices=8,compiled=true,max_backtracks=1000"),
     ("reference:choices=3", "reference:choices=3,compiled=true,max_backtracks=1000"),

@@ -16,7 +16,7 @@ from mobius.cpmodel.solver import Status, get_solver
 from mobius.dictionaries import load
 from mobius.generators.crossword.pattern_rules import PatternSpec
 from mobius.generators.crossword.patterns import generate_pattern
-from mobius.generators.crossword.polish import polish, total
+from mobius.generators.crossword.polish import polish, repair, total
 from mobius.generators.crossword.word_policy import share_bonus
 
 SPECS = [PatternSpec(7, 5, "mobius", max_seam_crossings=1, max_length=7), PatternSpec(9, 7, "torus", max_length=9),
@@ -78,3 +78,25 @@ def test_a_tiny_budget_still_gives_a_valid_fill(budget: float) -> None:
     problem, fill = found
     polished = polish(problem, fill, budget=budget, seed=0)
     assert verify(problem, polished.fill) == [] and polished.score_after >= polished.score_before
+
+
+@given(which=st.integers(0, len(SPECS) - 1), seed=st.integers(0, 10_000), pick=st.integers(0, 1_000))
+@settings(max_examples=10, deadline=None)
+def test_a_mend_replaces_the_taken_answer_and_keeps_the_rest(which: int, seed: int, pick: int) -> None:
+    """`repair` of a fill one of whose answers is now excluded: a fill of the problem without that answer,
+    every cell outside its light and the lights crossing it unchanged (or None)."""
+    found = filled(SPECS[which], seed)
+    if found is None:
+        return
+    problem, fill = found
+    taken = problem.entries(fill)[pick % len(problem.lights.lights)]
+    problem = FillProblem(problem.grid, problem.words, FillRules(excluded=frozenset({taken})))
+    mended = repair(problem, fill, seed=seed)
+    if mended is None:
+        return
+    lights = problem.lights
+    near = {b for i, word in enumerate(problem.entries(fill)) if word == taken
+            for cell in lights.lights[i].cells for b, _ in lights.cell_lights[cell]}
+    freed = {cell for i in near for cell in lights.lights[i].cells}
+    assert verify(problem, mended) == [] and taken not in problem.entries(mended)
+    assert all(mended[cell] == letter for cell, letter in fill.items() if cell not in freed)
