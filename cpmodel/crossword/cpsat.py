@@ -67,10 +67,17 @@ MAX_WORKERS = 256
 # linear overlaps do not pay off on word tables: "light" (the default) skips
 # them, "off" skips presolve altogether, "full" is CP-SAT's own default
 # (figures: benchmarks/RESULTS.md, "Figures behind constants" and "CP-SAT
-# fills: first-fail on the letters").
+# fills: first-fail on the letters"). "light" also skips the step that
+# rewrites a maximising model's objective over the tables' row literals:
+# its work grows with the square of a table's rows, it stops at its own
+# limit without a rewrite on pack grids, and it was 0.6-0.7 s of a 1.4 s
+# maximising fill (RESULTS.md, "Maximising fills: the objective step
+# skipped"). OR-Tools 9.15 skips it only under `keep_symmetry_in_presolve`,
+# which with symmetry_level 0 changes nothing else on these models.
 PRESOLVES: dict[str, dict[str, object]] = {
     "light": {"cp_model_probing_level": 0, "symmetry_level": 0, "max_presolve_iterations": 1,
-              "table_compression_level": 0, "linearization_level": 0, "find_big_linear_overlap": False},
+              "table_compression_level": 0, "linearization_level": 0, "find_big_linear_overlap": False,
+              "keep_symmetry_in_presolve": True},
     "off": {"cp_model_presolve": False, "linearization_level": 0},
     "full": {},
 }
