@@ -315,10 +315,7 @@ def test_light_presolve_leaves_out_the_objective_rewrite(presolve: str) -> None:
     letter, score = model.new_int_var(0, 25, "letter"), model.new_int_var(0, 100, "score")
     model.add_allowed_assignments([letter, score], [(i, (7 * i) % 101) for i in range(26)])
     model.maximize(score)
-    solver = cp_model.CpSolver()
-    for key, value in {**cpsat.PRESOLVES[presolve], "log_search_progress": True, "log_to_stdout": False,
-                       "log_to_response": True}.items():
-        setattr(solver.parameters, key, value)
+    solver = CpSatFillSolver(maximize=True, presolve=presolve)._cp_solver(seed=0, time_limit=None)
     assert solver.solve(model) == cp_model.OPTIMAL and solver.value(score) == max((7 * i) % 101 for i in range(26))
     assert ("[ExpandObjective]" in solver.response_proto.solve_log) is (presolve == "full")
 
