@@ -231,7 +231,7 @@ def crossword_command(
     worst: Annotated[Optional[int], typer.Option(
         "--worst", min=0, max=10_000_000,
         help="Backtracks per puzzle spent raising its lowest-scored answer, proving the best where they "
-             "suffice (default 6,000); 0 for none.")] = None,
+             "suffice (default 16,000); 0 for none.")] = None,
     symmetry: Annotated[Optional[str], typer.Option(
         "--symmetry", help="Block symmetry of the unfolded rectangle: none, rot180 or mirror (far fewer grids); "
                            "default rot180 on the plane, none elsewhere.")] = None,

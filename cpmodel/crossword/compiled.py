@@ -9,7 +9,10 @@ every change goes on a trail kept in arrays, and the search is an explicit
 stack, so it runs in bounded chunks and resumes where it stopped: the
 deadline is checked (and Ctrl-C lands) between chunks, a search out of its
 backtrack budget goes on later with more, and after a fill it goes on to
-the next fill. It expands exactly the nodes the pure-Python search expands
+the next fill, or, cut to a higher score floor (`Search.cut`: each light's
+words ranked below the floor dropped from its domain and from every state
+on the trail), to the next fill above the floor — a branch and bound for
+the worst-answer stage. It expands exactly the nodes the pure-Python search expands
 — same queue order in AC-3, same ties, same blame for a wipeout, same
 backtrack count at a budget — so the two give the same fill, status and
 statistics (`tests/crossword/test_compiled.py` checks that node for node
@@ -343,6 +346,10 @@ def _search(dom, size, letters, support, assigned, weight, chunks, slot, masks, 
             v = _dom_wdeg(dom, size, assigned, weight, chunks, end_start, partner, crossing)
             if v < 0:
                 return SOLVED
+            if size[v] == 0:
+                # Only after a cut, which empties domains without propagating: the words on the path fail.
+                failed = True
+                continue
             ctl[NODES] += 1
             frame_light[f] = v
             frame_node[f, 0], frame_node[f, 1] = ctl[DOM_TRAIL], ctl[LET_TRAIL]
@@ -363,8 +370,9 @@ def _search(dom, size, letters, support, assigned, weight, chunks, slot, masks, 
             ctl[BACKTRACKS] += 1
             k = frame_word[f - 1]
             c = k >> 6
-            _set_chunk(dom, size, v, c, dom[v, c] ^ (np.uint64(1) << np.uint64(k & 63)), trail_v, trail_c, trail_old,
-                       ctl)
+            # Clear, not flip: a cut (`Search.cut`) may have taken the word already.
+            _set_chunk(dom, size, v, c, dom[v, c] & ~(np.uint64(1) << np.uint64(k & 63)), trail_v, trail_c,
+                       trail_old, ctl)
             refuted = size[v] > 0
             if refuted:
                 wipeout = _ac3(v, 1, dom, size, letters, support, assigned, chunks, slot, masks,
@@ -395,6 +403,37 @@ def _search(dom, size, letters, support, assigned, weight, chunks, slot, masks, 
         failed = wipeout != NO_WIPEOUT
     ctl[FAILED] = failed
     return PAUSED
+
+
+@njit(cache=True, _nrt=False)
+def _cut(dom, size, assigned, chunks, keep, trail_v, trail_c, trail_old, frame_light, frame_word, ctl):
+    """Keep only each light's first keep[v] words, now and in every state the search can go back to
+    (the trail's saved chunks), and leave the stack at the first frame whose word is cut, failed;
+    False if no word on the stack is cut (the search then goes on as after any fill)."""
+    for t in range(ctl[DOM_TRAIL]):
+        trail_old[t] &= _prefix_chunk(keep[trail_v[t]], trail_c[t])
+    for v in range(dom.shape[0]):
+        size[v] = 0
+        for c in range(chunks[v]):
+            dom[v, c] &= _prefix_chunk(keep[v], c)
+            size[v] += _popcount(dom[v, c])
+    for f in range(ctl[FRAMES]):
+        if frame_word[f] >= keep[frame_light[f]]:
+            for g in range(f + 1, ctl[FRAMES]):
+                assigned[frame_light[g]] = False  # the frames above are dropped with their words
+            ctl[FRAMES] = f + 1
+            return True
+    return False
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _prefix_chunk(n, c):
+    """Chunk c of the bitset of the first n words."""
+    if c < n >> 6:
+        return ~np.uint64(0)
+    if c == n >> 6:
+        return (np.uint64(1) << np.uint64(n & 63)) - np.uint64(1)
+    return np.uint64(0)
 
 
 @functools.lru_cache(maxsize=64)
@@ -515,6 +554,7 @@ class Search:
         ctl = self._ctl
         if self.status == "SOLVED":
             ctl[FAILED] = 1  # refute the fill's last word: the next fill, if any
+        # After a cut the stack already stands at the failed frame (`cut`).
         ctl[MAX_BACKTRACKS] = NO_LIMIT if backtracks == math.inf else ctl[BACKTRACKS] + int(backtracks)
         while True:
             status = _search(*self._state, CHUNK_STEPS)
@@ -523,6 +563,25 @@ class Search:
                 return self.status
             if time.perf_counter() > deadline:
                 raise DeadlineExceeded
+
+    def cut(self, keep: list[int]) -> None:
+        """After a fill, keep only each light's first `keep[v]` words (for words
+        ranked best first, a higher floor on the score) and go on with the same
+        search: a branch and bound, where the subtrees already refuted stay
+        refuted. The words are taken from every state the search can go back
+        to, and from the stack the first frame whose word is cut on; lights
+        they leave empty fail when the search meets them. `run` then gives the
+        next fill within the cut, or "UNSAT" when there is none."""
+        if self.status != "SOLVED" or self._dom is None:
+            raise ValueError("a search is cut after a fill")
+        (dom, size, _, _, assigned, _, chunks, *_rest) = self._state
+        trail_v, trail_c, trail_old = self._state[25:28]
+        frame_light, _, _, frame_word = self._state[30:34]
+        keep_at = np.array(keep, dtype=np.int64)
+        if _cut(dom, size, assigned, chunks, keep_at, trail_v, trail_c, trail_old, frame_light, frame_word,
+                self._ctl):
+            self._ctl[FAILED] = 1
+            self.status = "CUT"
 
     def hint(self, words: list[int]) -> None:
         """Try these words first (a bit per light, as in `domains`; 0 for none),

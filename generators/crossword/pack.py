@@ -87,13 +87,15 @@ FILL_CHOICES = 8
 # CP-SAT deterministic seconds of polish per puzzle by default: twenty
 # neighbourhoods (`polish.ROUND_CHARGE`), a tenth of a second on an 11×5 grid.
 DEFAULT_POLISH = 0.2
-# Backtracks per puzzle spent raising its worst answer (`worst_answer.py`,
-# compiled probes, about 22 µs each) before the polish: on default 30-packs
-# of five seeds the median worst answer rose by 10.5–14 points against none
-# (3,000: 7.5–12), and a third of the optima were proven (12,000: 37 of 60 on two seeds, at 1.3–1.6
-# times the wall time of packs without the stage): benchmarks/RESULTS.md, "The worst answer with
-# compiled probes" and "The worst answer: one threshold at a time".
-DEFAULT_WORST = 6000
+# Backtracks per puzzle spent raising its worst answer (`worst_answer.py`: one
+# compiled search cut at each fill, about 22 µs a backtrack) before the polish;
+# a puzzle whose optimum is proven stops there. On default 30-packs of nine
+# seeds the optimum was proven on 243 of 270 puzzles (12,000: 218; on five of
+# the seeds, 6,000: 72 of 150) at 1.36–1.75 times the wall time of packs
+# without the stage, median 1.55 (12,000: the same median; the stage before
+# the cut, at 6,000: 84 of 270 at a median 1.39): benchmarks/RESULTS.md, "The
+# worst answer: one search, cut at each fill".
+DEFAULT_WORST = 16000
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.
@@ -326,7 +328,7 @@ class CrosswordPackSpec:
         if budget > 0:
             raised = raise_worst(problem, fill, budget=budget)
             fill = raised.fill
-            stats.update(worst_probes=raised.probes, worst_backtracks=raised.backtracks,
+            stats.update(worst_fills=raised.fills, worst_backtracks=raised.backtracks,
                          worst_score_before=raised.score_before)
         if self.polish > 0:
             kept = floored(problem, raised.score) if raised else problem  # the polish keeps the floor
