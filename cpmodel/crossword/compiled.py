@@ -614,8 +614,8 @@ class Search:
 @functools.cache
 def warm_up() -> None:
     """Compile (or load) every kernel, once per process, on a 3×3 grid that
-    fills, so that no later search pays for it; a damaged cache is rebuilt
-    (`kernel_cache.warmed`)."""
+    fills and is cut, so that no later search pays for it; a damaged cache is
+    rebuilt (`kernel_cache.warmed`)."""
     kernel_cache.warmed(_warm)
 
 
@@ -627,4 +627,6 @@ def _warm() -> None:
 
     problem = FillProblem(make_grid(["...", "...", "..."]), from_words(["ABC", "DEF", "GHI", "ADG", "BEH", "CFI"]))
     net = build_network(problem)
-    Search(net, initial_domains(problem, net), ()).run()
+    search = Search(net, initial_domains(problem, net), ())
+    search.run()
+    search.cut([len(index.words) for index in net.index])  # the cut's kernel too, every word kept
