@@ -31,9 +31,14 @@ from mobius.generators.executors import Executor, JobResult
 
 # Jobs per round: each round's jobs run side by side and see only the
 # puzzles of earlier rounds, so this — never the worker count — fixes what
-# every puzzle is. Eight keep two to eight workers busy while a clash inside
-# a round (redone in the next) stays rare.
-ROUND_SIZE = 8
+# every puzzle is. With two rounds in flight, four keep up to eight workers
+# busy. A job cannot see the answers of the up to seven jobs judged before it
+# that were made beside it, and the more there are, the more of its answers
+# clash and are redone, each time with the worst-answer stage run again: on
+# five seeds' default 30-packs, rounds of eight redid 276 attempts, whose
+# stage took 54 s of CPU in all, and rounds of four 196 and 40 s, for the same
+# quality (benchmarks/RESULTS.md, "Rounds of four").
+ROUND_SIZE = 4
 # Rounds running at once: the next round is formed (from what the plan knew
 # before the round now running) while it runs, so no worker waits for the
 # slowest job of a round; a round's jobs see the rounds up to two back.

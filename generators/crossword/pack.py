@@ -94,7 +94,8 @@ DEFAULT_POLISH = 0.2
 # the seeds, 6,000: 72 of 150) at 1.36–1.75 times the wall time of packs
 # without the stage, median 1.55 (12,000: the same median; the stage before
 # the cut, at 6,000: 84 of 270 at a median 1.39): benchmarks/RESULTS.md, "The
-# worst answer: one search, cut at each fill".
+# worst answer: one search, cut at each fill". With rounds of four
+# (`rounds.ROUND_SIZE`), 241 of 270 at 1.07–1.73 times, median 1.42 ("Rounds of four").
 DEFAULT_WORST = 16000
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2

@@ -72,7 +72,7 @@ PATTERN_LANES = 4
 # ends a survey whose lane is nearly used up, at a cost of a few seconds.
 SATURATION_DRAWS = 150
 # Draws a survey keeps running ahead of the walk when it has a runner, and
-# how many one task holds: a round of eight puzzles needs a few hundred draws
+# how many one task holds: the eight puzzles in flight need a few hundred draws
 # of an 11×5 strip late in a pack, about a second of work, which the workers
 # then do beside the fills instead of the main process doing it between them.
 DRAWS_AHEAD = 128
