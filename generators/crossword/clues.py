@@ -31,7 +31,7 @@ from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.inputs import read_text_bounded, text_lines
 from mobius.dictionaries import normalise
 from mobius.dictionaries.wordlist import EN_CLUES_PATH
-from mobius.generators.crossword.word_family import family_of
+from mobius.generators.crossword.word_family import derived, family_of
 
 # Two lines of a printed clue list; the embedded bank keeps to it (a whole
 # definition is better than one cut to fit a single line).
@@ -116,11 +116,15 @@ class ClueBank:
 
 
 def naming_none(options: tuple[str, ...], others: Collection[str]) -> tuple[str, ...]:
-    """The clues of `options` with no word of one family with an answer of `others` (AMINO's
-    "___ acid" beside ACIDS gives half the other answer away); all of them if every one has."""
+    """The clues of `options` with no word of one family with an answer of `others`, nor made from
+    one (`word_family.derived`): AMINO's "___ acid" beside ACIDS gives half the other answer away,
+    and LAPSE's "Expire" beside EXPIRATION; all of them if every one has."""
     families = set().union(*map(family_of, others)) if others else set()
-    kept = tuple(clue for clue in options
-                 if not any(families & family_of(word) for word in re.findall(r"[A-Za-z]+", clue)))
+
+    def names_one(word: str) -> bool:
+        return bool(families & family_of(word)) or any(derived(word, other) for other in others)
+
+    kept = tuple(clue for clue in options if not any(names_one(word) for word in re.findall(r"[A-Za-z]+", clue)))
     return kept or options
 
 

@@ -1,6 +1,7 @@
 """Word families: which answers a solver reads as one word twice, and which clue names another answer.
 
-Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `family_pair`
+Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `derived` (EXPIRE and
+EXPIRATION, LEGIT and LEGITIMATE: one word read as made from the other), `family_pair`
 (the first two answers of one family in a grid: LET and LETS, SIT and SAT, ODD
 and ODDS, and a clipping beside its word, LEGIT and LEGITIMATE), and the lemma table they read: lemminflect's lookup table (its
 `getAllLemmas`, every part of speech, overrides applied), kept in the user's
@@ -37,10 +38,11 @@ from pathlib import Path
 from mobius.cpmodel.files import write_atomic
 from mobius.generators.cache import user_cache_dir
 
-# A clipping reads as its word again (LEGIT beside LEGITIMATE), and lemminflect lists none: an
-# answer of this many letters or more that begins another answer is taken as of its family. Shorter
-# beginnings are mostly other words (CAR, CARICATURE); a longer one that is (BRAND, BRANDY) only
-# costs the pack a mended fill.
+# A clipping or a derivation reads as its word again (LEGIT beside LEGITIMATE, EXPIRE beside
+# EXPIRATION), and lemminflect lists neither: two words are taken as of one family when they begin
+# with the same this many letters or more, all of the shorter but perhaps its final letter (`derived`).
+# Shorter beginnings are mostly other words (CAR, CARICATURE; STAR, START); a longer one that is
+# (BRAND, BRANDY) only costs the pack a mended fill or another clue.
 CLIPPING_LETTERS = 5
 TABLE_NAME = "lemmas.tsv"
 TABLE_FORMAT = 1
@@ -71,13 +73,24 @@ def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
     return _clipped_pair(answers)
 
 
+def derived(word: str, other: str) -> bool:
+    """Whether one of two different words reads as made from the other: they begin with the same
+    CLIPPING_LETTERS letters or more, which are all of the shorter or all but its final letter
+    (LEGIT and LEGITIMATE, STATE and STATEMENTS, EXPIRE and EXPIRATION; not STARE and START)."""
+    short, long = sorted((word.lower(), other.lower()), key=len)
+    if short == long:
+        return False
+    stem = short if long.startswith(short) else short[:-1]
+    return len(stem) >= CLIPPING_LETTERS and long.startswith(stem)
+
+
 def _clipped_pair(answers: list[str]) -> tuple[str, str] | None:
-    """An answer of CLIPPING_LETTERS or more that another answer begins with, and that one."""
-    for short in answers:
-        if len(short) >= CLIPPING_LETTERS:
-            for long in answers:
-                if long != short and long.startswith(short):
-                    return short, long
+    """Two answers one of which reads as made from the other (`derived`), the shorter first."""
+    for n, first in enumerate(answers):
+        for second in answers[n + 1:]:
+            if derived(first, second):
+                short, long = sorted((first, second), key=len)
+                return short, long
     return None
 
 

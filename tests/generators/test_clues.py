@@ -110,6 +110,10 @@ def test_a_clue_names_no_other_answer_of_its_grid_where_another_clue_serves() ->
     assert {bank.clue_for("AMINO", seed, ["TEA"]) for seed in range(20)} == {"___ acid", "Protein building block prefix"}
     # When every clue names one, the answer keeps its clues: a clue that names an answer beats none.
     assert bank.clue_for("ODE", 0, ["POEMS"]) == "Poem of praise"
+    # A word the other answer is made from names it too (a pack clued LAPSE "Expire" beside EXPIRATION).
+    lapse = ClueBank({"LAPSE": "Slip\tExpire"}, "test")
+    assert {lapse.clue_for("LAPSE", seed, ["EXPIRATION"]) for seed in range(20)} == {"Slip"}
+    assert {lapse.clue_for("LAPSE", seed, ["STARTS"]) for seed in range(20)} == {"Slip", "Expire"}
 
 
 def test_no_clue_is_given_twice_in_a_grid_where_another_serves() -> None:

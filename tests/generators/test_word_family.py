@@ -28,6 +28,8 @@ from mobius.generators.crossword.word_family import TABLE_NAME, family_of, famil
     (["MEN", "OAR", "MAN"], ("MEN", "MAN")),
     (["LEGITIMATE", "TEN", "LEGIT"], ("LEGIT", "LEGITIMATE")),  # a clipping beside its word
     (["CARICATURE", "CAR", "CAP"], None),  # a short word that begins another is another word
+    (["EXPIRATION", "TEN", "EXPIRE"], ("EXPIRE", "EXPIRATION")),  # a derivation: all but the final E begins it
+    (["START", "TEN", "STARE"], None),  # four letters in common are not enough
 ])
 def test_two_answers_of_one_family_are_found(answers: list[str], pair: tuple[str, str] | None) -> None:
     assert family_pair(answers) == pair
