@@ -3,7 +3,7 @@
 Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `derived` (EXPIRE and
 EXPIRATION, LEGIT and LEGITIMATE: one word read as made from the other), `family_pair`
 (the first two answers of one family in a grid: LET and LETS, SIT and SAT, ODD
-and ODDS, and a clipping beside its word, LEGIT and LEGITIMATE), and the lemma table they read: lemminflect's lookup table (its
+and ODDS, and a word beside one made from it, LEGIT and LEGITIMATE), and the lemma table they read: lemminflect's lookup table (its
 `getAllLemmas`, every part of speech, overrides applied), kept in the user's
 cache (`lemmas.tsv` under `mobius.generators.cache.user_cache_dir()`) as the
 words whose lemmas differ from themselves.
@@ -70,7 +70,7 @@ def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
             other = seen.setdefault(member, answer)
             if other != answer:
                 return other, answer
-    return _clipped_pair(answers)
+    return _derived_pair(answers)
 
 
 def derived(word: str, other: str) -> bool:
@@ -84,7 +84,7 @@ def derived(word: str, other: str) -> bool:
     return len(stem) >= CLIPPING_LETTERS and long.startswith(stem)
 
 
-def _clipped_pair(answers: list[str]) -> tuple[str, str] | None:
+def _derived_pair(answers: list[str]) -> tuple[str, str] | None:
     """Two answers one of which reads as made from the other (`derived`), the shorter first."""
     for n, first in enumerate(answers):
         for second in answers[n + 1:]:
