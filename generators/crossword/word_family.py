@@ -3,7 +3,8 @@
 Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `derived` (EXPIRE and
 EXPIRATION, LEGIT and LEGITIMATE: one word read as made from the other), `family_pair`
 (the first two answers of one family in a grid: LET and LETS, SIT and SAT, ODD
-and ODDS, and a word beside one made from it, LEGIT and LEGITIMATE), and the lemma table they read: lemminflect's lookup table (its
+and ODDS, and a word beside one made from it, LEGIT and LEGITIMATE), and the
+lemma table they read: lemminflect's lookup table (its
 `getAllLemmas`, every part of speech, overrides applied), kept in the user's
 cache (`lemmas.tsv` under `mobius.generators.cache.user_cache_dir()`) as the
 words whose lemmas differ from themselves.
