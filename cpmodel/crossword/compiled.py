@@ -32,7 +32,8 @@ checks each letter's residual support (the chunk where it last had a
 word) and scans the domain chunk by chunk only for the letters missing
 there (a chunk's 26 letter masks lie side by side); and
 a light's bitset only spans the words its first domain can hold (a probe
-floored at a high score keeps a short prefix of the ranked words).
+floored at a high score keeps a short prefix of the ranked words), and a
+cut shortens it to the words it keeps (2–7 % of the stage's time).
 `warm_up` compiles the kernels (about 3 s), or loads them from numba's
 cache (``cache=True``, in ``__pycache__`` beside this file; 0.3 s), on a
 tiny grid: a solver with a time limit calls it before its clock starts.
@@ -417,6 +418,8 @@ def _cut(dom, size, assigned, chunks, keep, trail_v, trail_c, trail_old, frame_l
         for c in range(chunks[v]):
             dom[v, c] &= _prefix_chunk(keep[v], c)
             size[v] += _popcount(dom[v, c])
+        # The chunks past the kept words are empty in every state now: the loops over a domain stop before them.
+        chunks[v] = min(chunks[v], max(1, -(-keep[v] // 64)))
     for f in range(ctl[FRAMES]):
         if frame_word[f] >= keep[frame_light[f]]:
             for g in range(f + 1, ctl[FRAMES]):
