@@ -88,6 +88,8 @@ class Entry:
 class TableStore(Protocol):
     """Finished tables by key, plus a place and a lock for building one."""
 
+    warn: Callable[[str], None]  # where a damaged entry or work file is reported, one line each
+
     def load(self, key: str, expected: Expected) -> Entry | None:
         """The finished entry `key` (table read-only, memory-mapped where possible) if it is there, its
         checksum matches and it is what `expected` says; else None (a damaged entry is reported once)."""

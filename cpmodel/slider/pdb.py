@@ -28,10 +28,13 @@ Covers, for one blank on a board of at most `MAX_PDB_VERTICES` vertices:
   The 7-8 partition of the 15-puzzle takes 288 MB;
 - resuming: with a store, the marks, the table and a small progress file
   live in files mapped into memory, so whatever the search wrote is kept
-  when it stops for any reason short of a power cut — a run that hits its
-  deadline, a Ctrl-C, even a killed process; the next build of the same
-  partition continues from the level it was in (states already closed are
-  skipped). Without a store the partial build is kept in this process only.
+  when it stops at a deadline, a Ctrl-C or a termination signal; the next
+  build of the same partition continues from the level it was in (states
+  already closed are skipped), once `pdb_build.py` has checked the files
+  against the digests the progress file records. Without a store the
+  partial build is kept in this process only;
+- the stored layout of a partition's tables (`table_bases`, `expected_entry`:
+  what a store must hold, derived from the board alone).
 
 Leaves out: the searches that read the tables (`compiled.py`), the numpy
 reference tables in the older sparse layout (`reference_pdb.py`), choosing
@@ -50,7 +53,8 @@ from numba import njit
 
 from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.slider.board import BLANK, Board, State
-from mobius.cpmodel.slider.pdb_keys import MAX_PDB_VERTICES, goal_vertices
+from mobius.cpmodel.slider.pdb_keys import COMPACT_FORMAT, MAX_PDB_VERTICES, Partition, goal_vertices
+from mobius.cpmodel.store import Expected
 
 # One group's table: the 8-tile group of the 15-puzzle (16!/8!) and a little
 # more. Its build needs 2 bits per abstract state (1.4 G states, 356 MB).
@@ -325,6 +329,22 @@ def bipartite_scale(board: Board) -> int:
     """2 where every move changes a tile's graph distance to any vertex by exactly 1 (bipartite boards), else 1."""
     colour = [d % 2 for d in board.distances[0]]
     return 2 if all(colour[u] != colour[v] for u, v in board.edges) else 1
+
+
+def table_bases(board: Board, partition: Partition) -> list[int]:
+    """Byte offset of each group's table in a partition's tables, end to end, and the total at the end."""
+    sizes = [(math.perm(board.n, len(g)) * entry_bits(math.perm(board.n, len(g))) + 7) // 8 for g in partition]
+    return [sum(sizes[:g]) for g in range(len(sizes) + 1)]
+
+
+def expected_entry(board: Board, goal: State, partition: Partition) -> Expected:
+    """What the stored tables of `partition` must be, from the board alone: the store refuses an entry whose
+    metadata says otherwise, so the layout a search reads never comes from the file."""
+    bases = table_bases(board, partition)
+    bits = [entry_bits(math.perm(board.n, len(g))) for g in partition]
+    return Expected((bases[-1],), "uint8", {
+        "format": COMPACT_FORMAT, "n": board.n, "goal": list(goal), "partition": [list(g) for g in partition],
+        "scale": bipartite_scale(board), "bases": bases, "bits": bits})
 
 
 # --- the compiled level search ----------------------------------------------------------

@@ -20,6 +20,10 @@ engine's sparse ones) in the caller's store:
   Entries at their width's ceiling hold only a lower bound and are skipped
   where the bound needs the exact value.
 
+The same checks, smaller (`BUILD_BALL_STATES`, `BUILD_SAMPLES`), are what
+every stored compact build runs on its finished tables before they are
+stamped (`build_check`, called by `pdb_build.py`).
+
 Leaves out: building (`pdb_build.py`, `reference_pdb.py`) and rebuilding
 (the caller discards an entry that fails).
 """
@@ -29,8 +33,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mobius.cpmodel.slider.board import BLANK, Board, State
 from mobius.cpmodel.slider.pdb_keys import Partition, compact_key, goal_vertices
@@ -40,6 +45,10 @@ from mobius.cpmodel.store import Entry, Expected, TableStore
 BALL_STATES = 20_000
 # Random placements per group checked against their neighbours.
 SAMPLES = 1_000
+# The check a build runs before it stamps its tables: small enough to cost little next to any build
+# (a ball that covers every placement of the 3×3's groups, so there it is complete).
+BUILD_BALL_STATES = 3_000
+BUILD_SAMPLES = 200
 
 Positions = tuple[int, ...]  # the vertex of each tile of a group, in group order
 Lookup = Callable[[Positions], tuple[int, bool]]  # the distance a table stores, and whether it is at its ceiling
@@ -196,28 +205,47 @@ def verify_stored(board: Board, goal: State, partition: Partition, engine: str, 
     return report
 
 
-def _verify_compact(board: Board, goal: State, partition: Partition, store: TableStore, seed: int,
-                    report: Report) -> None:
-    from mobius.cpmodel.slider import pdb, pdb_build
+def compact_lookups(board: Board, goal: State, partition: Partition, table: Any, layout: Mapping[str, Any]
+                    ) -> list[Lookup]:
+    """One lookup per group into compact tables laid out as `layout` says (bases, bits, scale)."""
+    from mobius.cpmodel.slider import pdb
 
-    key = compact_key(board, goal, partition)
-    expected = pdb_build.expected_entry(board, goal, partition)
-    entry = _checked_entry(store, key, expected, report)
-    if entry is None:
-        return
-    layout = expected.metadata
     lookups = []
     for g, group in enumerate(partition):
         home = [board.distances[goal_vertices(goal)[t]] for t in group]
 
         def lookup(positions: Positions, g: int = g, home: list[tuple[int, ...]] = home) -> tuple[int, bool]:
             bits = layout["bits"][g]
-            entry_value = pdb.read_entry(entry.table, layout["bases"][g], pdb.placement_index(board.n, positions),
-                                         bits)
+            entry_value = pdb.read_entry(table, layout["bases"][g], pdb.placement_index(board.n, positions), bits)
             return (sum(h[v] for h, v in zip(home, positions)) + layout["scale"] * entry_value,
                     entry_value == (1 << bits) - 1)
         lookups.append(lookup)
-    _group_lines(board, goal, key, partition, lookups, seed, report)
+    return lookups
+
+
+def build_check(board: Board, goal: State, partition: Partition, table: Any, layout: Mapping[str, Any],
+                seed: int = 0) -> tuple[int, str] | None:
+    """(the group, what is wrong) for the first group of freshly built compact tables that fails the
+    build's check, or None when every group passes."""
+    for g, (group, lookup) in enumerate(zip(partition, compact_lookups(board, goal, partition, table, layout))):
+        _, problem = check_group(board, goal, group, lookup, random.Random(f"{seed}:{g}"), BUILD_BALL_STATES,
+                                 BUILD_SAMPLES)
+        if problem:
+            return g, problem
+    return None
+
+
+def _verify_compact(board: Board, goal: State, partition: Partition, store: TableStore, seed: int,
+                    report: Report) -> None:
+    from mobius.cpmodel.slider import pdb
+
+    key = compact_key(board, goal, partition)
+    expected = pdb.expected_entry(board, goal, partition)
+    entry = _checked_entry(store, key, expected, report)
+    if entry is None:
+        return
+    _group_lines(board, goal, key, partition, compact_lookups(board, goal, partition, entry.table, expected.metadata),
+                 seed, report)
 
 
 def _verify_sparse(board: Board, goal: State, partition: Partition, store: TableStore, seed: int,

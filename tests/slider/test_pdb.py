@@ -3,9 +3,10 @@
 Covers: every entry of the compiled build against the numpy reference build
 (`reference_pdb.py`, which shares no code with it) on grids, the ring, the
 Petersen graph and theta0 (not bipartite), in both entry widths; builds
-interrupted by a deadline, by Ctrl-C and by killing the process, continued
-to the same tables as an uninterrupted build; the store's files, metadata and
-lock; memory-only builds. Leaves out: the searches over the tables
+interrupted by a deadline or by Ctrl-C, continued to the same tables as an
+uninterrupted build, and a killed one, whose group is searched again; the
+store's files, metadata and lock; memory-only builds. Damaged work files:
+test_work_files.py. Leaves out: the searches over the tables
 (test_search.py) and the 7-8 tables of the 15-puzzle, which take minutes to
 build (benchmarks: `slider-pdb-build`).
 """
@@ -167,10 +168,10 @@ CHILD = textwrap.dedent("""
 
 
 def depth_reached(progress: Path) -> int:
-    """The level the build's progress file names, −1 while there is none to read."""
+    """The level of the first group's search the build's progress file names, −1 while there is none to read."""
     try:
-        return int(json.loads(progress.read_text())["depth"])
-    except (OSError, ValueError):
+        return int(json.loads(progress.read_text())["groups"][0]["depth"])
+    except (OSError, ValueError, TypeError):
         return -1
 
 
@@ -190,7 +191,11 @@ def test_a_killed_build_resumes_to_the_same_tables(tmp_path: Path) -> None:
         child.wait()
     assert progress.exists(), "the child finished before it could be killed"
     pdb_build._FINISHED.clear()
+    warnings: list[str] = []
+    store = DirectoryStore(tmp_path, warn=warnings.append)
     resumed = np.array(pdb_build.build_tables(board, goal, partition, store=store).table)
+    # its files changed after their last checkpoint: the group is searched again, and says so
+    assert len(warnings) == 1 and "killed mid-level" in warnings[0], warnings
     pdb_build._FINISHED.clear()
     assert np.array_equal(resumed, np.asarray(pdb_build.build_tables(board, goal, partition, store=None).table))
     pdb_build._FINISHED.clear()
