@@ -141,6 +141,19 @@ def test_an_entry_file_that_is_no_regular_file_of_its_size_is_one_warning_and_re
     assert store.load("t", EXPECTED) is not None and path.is_file()
 
 
+def test_a_data_file_larger_than_its_table_is_refused_before_it_is_hashed(tmp_path: Path) -> None:
+    """A sparse terabyte whose `.npy` header describes it whole: refused by its size, never mapped and
+    hashed (minutes) before its shape is found wrong."""
+    store, warnings = stored(tmp_path)
+    path = tmp_path / "t.npy"
+    with open(path, "wb") as handle:
+        np.lib.format.write_array_header_2_0(handle, {"descr": "|u1", "fortran_order": False,
+                                                      "shape": (1 << 40,)})
+        handle.truncate(handle.tell() + (1 << 40))
+    assert store.load("t", EXPECTED) is None
+    assert len(warnings) == 1 and warnings[0].startswith(f"{path}: is 1,099,511,627,") and "at most" in warnings[0]
+
+
 def test_a_pipe_in_place_of_the_build_lock_is_replaced_by_a_lock_file_that_locks(tmp_path: Path) -> None:
     warnings: list[str] = []
     store = DirectoryStore(tmp_path, warn=warnings.append)
