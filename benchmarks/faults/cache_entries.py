@@ -92,16 +92,11 @@ def mobius(args: list[str], home: Path, env: dict[str, str] | None = None) -> Ru
     return Run(done.returncode, done.stdout, done.stderr, classify(done.returncode, done.stderr, killed=killed))
 
 
-def cache_dir(home: Path) -> Path:
-    """The project's cache under the XDG cache home `home` (as `mobius.generators.cache` names it)."""
-    return home / "mobius-puzzles"
-
-
 # --- what each target runs, and its answer ------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Target:
-    """A cache file kind: the command that reads it, where it lies, and how an answer is compared."""
+    """A kind of cache file: the command that reads it, and where it lies under an XDG cache home."""
 
     name: str
     args: tuple[str, ...]
@@ -155,16 +150,19 @@ def targets(seed: int) -> tuple[dict[str, Target], int]:
 # --- the damage -------------------------------------------------------------------------------------------
 
 def fifo(path: Path) -> None:
+    """A FIFO in the file's place (nothing ever writes to it)."""
     path.unlink()
     os.mkfifo(path)
 
 
 def device_link(path: Path) -> None:
+    """A symbolic link to /dev/zero in the file's place (endless zeros to whoever reads it)."""
     path.unlink()
     path.symlink_to("/dev/zero")
 
 
 def sparse_terabyte(path: Path) -> None:
+    """The file made a terabyte long, its beginning kept (sparse: it takes no disk, but minutes to read)."""
     with open(path, "r+b") as handle:
         handle.truncate(TERABYTE)
 
