@@ -28,10 +28,10 @@ TypeError or an IndexError, every header field is type- and range-checked
 (the counts whole numbers, each length's row fitting the layout the writer
 uses, the rows tiling the data exactly), the words are sorted distinct lines
 of A-Z with scores in range, and each length's index, when it is read, has
-ranks that are a permutation of its words, its scores descending and in
-range and no mask bit past its last word (one that fails is built from the
-words instead, and the entry removed). Masks or scores wrong within range
-are found by the digest only: checking them would be building them.
+no rank past its words, its scores descending and in range and no mask bit
+past its last word (one that fails is built from the words instead, and the
+entry removed). Ranks, scores or masks wrong within range are found by the
+digest only: checking them would be building them.
 
 Numpy-free on purpose: importing it would cost a short fill more than the
 cache saves. cpmodel never picks a location: the caller passes the directory
@@ -256,11 +256,11 @@ def _words(path: Path, data: memoryview, header: dict[str, Any], name: str) -> W
 
 class _StoredIndexes:
     """The `provide_indexes` source of an entry: each length's index read from the mapping when a grid
-    first needs it, after the checks that keep a search in range (its ranks a permutation, its scores
-    in range and descending, no mask bit past its words).
+    first needs it, after the checks that keep a search in range (no rank or mask bit past its words,
+    its scores in range and descending).
 
-    Only the digest stands between the masks or the scores and a wrong fill: checking them is building
-    them. An index that fails a check is built from the (checked) words instead, reported in one line,
+    Only the digest stands between ranks, scores or masks wrong within range and a wrong fill: checking
+    them is building them. An index that fails a check is built from the (checked) words instead, reported in one line,
     and the entry removed so that the next run writes it anew."""
 
     def __init__(self, path: Path, data: memoryview, words: WordList, stored: dict[int, tuple[int, int, int]],
@@ -299,8 +299,8 @@ class _StoredIndexes:
 def _index_problem(ranks: array[int], scores: tuple[int, ...], masks: tuple[tuple[int, ...], ...],
                    group: tuple[str, ...]) -> str | None:
     """What keeps a stored index from being used, if anything."""
-    if max(ranks) >= len(group) or len(set(ranks.tolist())) != len(group):  # lengths with words only are stored
-        return "its ranks are not one of each word"
+    if max(ranks) >= len(group):  # lengths with words only are stored
+        return "a rank past its words"
     if not all(map(operator.ge, scores, scores[1:])) or scores[0] > MAX_SCORE:
         return "its words are not ranked by a score in range"
     if any(mask >> len(group) for column in masks for mask in column):
