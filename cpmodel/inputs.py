@@ -2,7 +2,9 @@
 
 Covers: `read_bytes_bounded` and `read_text_bounded` (regular files only,
 so a FIFO or `/dev/zero` is refused without blocking; at most a given
-number of bytes; UTF-8 errors naming the line), `loads_json_bounded`
+number of bytes; UTF-8 errors naming the line), the two steps they are
+made of (`open_bounded`, `read_bounded`: a cache reads its own files with
+them, `mobius.cpmodel.cache_files`), `loads_json_bounded`
 (nesting depth checked before the parser recurses, integers of bounded
 digits, no NaN/Infinity, no key given twice in one object — json would keep
 the last silently), `check_digits` (a numeric string short enough for
@@ -24,9 +26,10 @@ import json
 import os
 import re
 import stat
+from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mobius.cpmodel.errors import InputError
 
@@ -46,6 +49,8 @@ _KEY_OR_BRACKET = re.compile(f"({_STRING.pattern})(\\s*:)?|[\\[\\]{{}}]", re.DOT
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DEPTH_STEP = str.maketrans({"[": "1", "{": "1", "]": "2", "}": "2"})
 _DELTA = {"1": 1, "2": -1}
+
+T = TypeVar("T")
 
 
 def shown(value: object, limit: int = SHOWN_CHARS) -> str:
@@ -79,10 +84,44 @@ def read_bytes_bounded(path: str | Path, max_bytes: int, what: str) -> bytes:
     """The bytes of a regular file of at most `max_bytes` bytes (see `read_text_bounded`)."""
     source = str(path)
     try:
-        # O_NONBLOCK: opening a FIFO with no writer would otherwise wait for ever.
-        fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = open_bounded(source, max_bytes, what)
     except FileNotFoundError:
         raise InputError(f"no such file (expected a {what})", source=source) from None
+    except NotADirectoryError as exc:
+        raise InputError(f"cannot be read ({exc.strerror}); expected a {what}", source=source) from None
+    try:
+        return read_bounded(fd, max_bytes, what, source)
+    finally:
+        os.close(fd)
+
+
+def open_bounded(path: str | Path, max_bytes: int, what: str) -> int:
+    """A read-only descriptor of the regular file `path` of at most `max_bytes` bytes.
+
+    Asked of stat before it is opened, so a device is never opened (opening
+    some acts on the device), and opened without blocking, then asked of
+    fstat again, so a FIFO put in its place meanwhile is refused at once too.
+    FileNotFoundError or NotADirectoryError when there is no such file (a
+    cache tells that from a damaged entry); every other refusal an InputError.
+    """
+    source = str(path)
+    _check_regular(_os_call(os.stat, source, what), max_bytes, what, source)
+    # O_NONBLOCK: opening a FIFO with no writer would otherwise wait for ever.
+    fd = _os_call(os.open, source, what, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        _check_regular(os.fstat(fd), max_bytes, what, source)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _os_call(call: Callable[..., T], source: str, what: str, *args: Any) -> T:
+    """`call(source, *args)`, its errors but a missing file's as InputError."""
+    try:
+        return call(source, *args)
+    except (FileNotFoundError, NotADirectoryError):
+        raise
     except IsADirectoryError:
         raise InputError(f"is a directory, expected a {what}", source=source) from None
     except OSError as exc:
@@ -90,16 +129,23 @@ def read_bytes_bounded(path: str | Path, max_bytes: int, what: str) -> bytes:
     except ValueError:  # a NUL in the name
         raise InputError(f"no such file (the name holds a NUL character); expected a {what}",
                          source=shown(source)) from None
+
+
+def _check_regular(info: os.stat_result, max_bytes: int, what: str, source: str) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"is a directory, expected a {what}", source=source)
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"not a regular file (a pipe, device or socket); expected a {what}", source=source)
+    if info.st_size > max_bytes:
+        raise InputError(f"is {info.st_size:,} bytes; a {what} is at most {max_bytes:,}", source=source)
+
+
+def read_bounded(fd: int, max_bytes: int, what: str, source: str) -> bytes:
+    """The bytes of the file open at `fd` (from `open_bounded`), at most `max_bytes` of them: it may grow
+    while it is read. `source` names it in an InputError."""
+    chunks, size = [], 0
     try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"is a directory, expected a {what}", source=source)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"not a regular file (a pipe, device or socket); expected a {what}", source=source)
-        if info.st_size > max_bytes:
-            raise InputError(f"is {info.st_size:,} bytes; a {what} is at most {max_bytes:,}", source=source)
-        chunks, size = [], 0
-        while size <= max_bytes:  # the file may grow while it is read
+        while size <= max_bytes:
             chunk = os.read(fd, max_bytes + 1 - size)
             if not chunk:
                 break
@@ -109,8 +155,6 @@ def read_bytes_bounded(path: str | Path, max_bytes: int, what: str) -> bytes:
         if exc.errno == errno.EISDIR:
             raise InputError(f"is a directory, expected a {what}", source=source) from None
         raise InputError(f"cannot be read ({exc.strerror or exc}); expected a {what}", source=source) from None
-    finally:
-        os.close(fd)
     if size > max_bytes:
         raise InputError(f"is more than {max_bytes:,} bytes; a {what} is at most that", source=source)
     return b"".join(chunks)

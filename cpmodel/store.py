@@ -20,6 +20,15 @@ only a rebuild proves a table right (a spot check samples it), so it is
 rebuilt once. Digests are verified once per file per process (memo by path
 and stat identity: inode, size, times); `verify` re-hashes regardless.
 
+Before any of that, an entry's files are read only if they are regular files
+of a plausible size (`mobius.cpmodel.cache_files`): metadata of at most
+MAX_METADATA_BYTES, parsed by the input gate's bounded JSON reader (nesting,
+digits), and a data file no larger than the table the caller expects plus
+a `.npy` header; a FIFO, a device or a sparse file of terabytes in an
+entry's place is one warning line and a rebuild, never a hang. A pipe,
+device or socket in place of the build lock is removed (one warning line)
+and a lock file made in its place.
+
 cpmodel never picks a location and never writes of its own accord: a solver
 built without a store (`None`) keeps its tables in memory only. The caller
 — the CLI, the pack generators, the benchmark harness — decides where the
@@ -38,7 +47,6 @@ import json
 import math
 import mmap
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -48,7 +56,10 @@ from typing import Any, BinaryIO, Protocol, TypeVar, cast, runtime_checkable
 import numpy as np
 import xxhash
 
+from mobius.cpmodel.cache_files import Damaged, open_entry, read_entry, remove_special, warn_on_stderr
+from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.files import write_atomic
+from mobius.cpmodel.inputs import loads_json_bounded
 
 # How often a process waiting for another's build looks again (seconds):
 # short next to a build, long enough not to spin.
@@ -59,6 +70,12 @@ LOCK_POLL_S = 0.05
 # the 288 MB of the 15-puzzle's 7-8 tables in a few hundredths of a second.
 CHECKSUM_FIELD = "checksum"
 HASH_NAME = "xxh3_128"
+# An entry's metadata names its layout in a few lists of small numbers (a few hundred bytes for
+# the 15-puzzle's 7-8 tables); a larger file was not written by the store.
+MAX_METADATA_BYTES = 1 << 20
+# Room for a `.npy` file's magic, version and header before the table's own bytes: numpy itself
+# refuses a header over 10,000 bytes.
+MAX_NPY_HEADER_BYTES = 1 << 16
 
 
 class LockTimeout(Exception):
@@ -121,17 +138,8 @@ class TableStore(Protocol):
         ...
 
 
-def warn_on_stderr(message: str) -> None:
-    """The default report of a damaged entry: one line on stderr."""
-    print(f"mobius: warning: {message}", file=sys.stderr, flush=True)
-
-
-class Damaged(Exception):
-    """A finished entry that must not be used; the message says which file and why."""
-
-
 # Entries this process has checked, by the stat identities of their two files:
-# None when sound, else what was wrong; and the reports already made.
+# None when sound, else what was wrong; and the entries reported already (by their metadata's path).
 _CHECKED: dict[tuple[Any, ...], str | None] = {}
 _REPORTED: set[str] = set()
 
@@ -158,8 +166,10 @@ class DirectoryStore:
         except FileNotFoundError:
             return None  # never finished (the metadata is written last): the caller builds it
         except Damaged as exc:
-            if str(exc) not in _REPORTED:  # once per process, however often it is asked for
-                _REPORTED.add(str(exc))
+            # once per entry and process, however often it is asked for: a pipe in place of the data file,
+            # once removed, would be found again as a table missing beside its metadata
+            if str(self._meta(key)) not in _REPORTED:
+                _REPORTED.add(str(self._meta(key)))
                 self.warn(f"{exc}; not used, rebuilt when needed")
             return None
 
@@ -175,11 +185,10 @@ class DirectoryStore:
     def _checked(self, key: str, expected: Expected, memo: bool) -> Entry:
         """The entry `key`, checked; FileNotFoundError if it is not there, Damaged if it is unsound."""
         meta_path, table_path = self._meta(key), self._table(key)
-        with open(meta_path, "rb") as meta_handle:
-            meta_id = _identity(os.fstat(meta_handle.fileno()))
-            meta_bytes = meta_handle.read()
+        meta_bytes, meta_info = read_entry(meta_path, MAX_METADATA_BYTES, "table metadata file")
+        meta_id = _identity(meta_info)
         try:
-            with open(table_path, "rb") as table_handle:
+            with open_entry(table_path, _largest_npy(expected), "table file (.npy)") as table_handle:
                 table_id = _identity(os.fstat(table_handle.fileno()))
                 identity = (str(table_path), table_id, meta_id)
                 known = _CHECKED.get(identity, "") if memo else ""
@@ -239,7 +248,11 @@ class DirectoryStore:
     @contextlib.contextmanager
     def lock(self, key: str, deadline: float) -> Iterator[None]:
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / f"{key}.lock", "a+b") as handle:
+        path = self.root / f"{key}.lock"
+        # never opened as it is: opening a FIFO could block, opening a device act on it
+        if remove_special(path):
+            self.warn(f"{path}: not a regular file (a pipe, device or socket); removed, a lock file made in its place")
+        with open(path, "a+b") as handle:
             # flock, not a lock file's existence: the kernel drops it when the holder dies
             while True:
                 try:
@@ -270,12 +283,19 @@ def _canonical(metadata: Mapping[str, Any]) -> bytes:
     return json.dumps(metadata, sort_keys=True, separators=(",", ":")).encode()
 
 
+def _largest_npy(expected: Expected) -> int:
+    """The most bytes the `.npy` file of an entry `expected` describes can hold."""
+    return math.prod(expected.shape) * np.dtype(expected.dtype).itemsize + MAX_NPY_HEADER_BYTES
+
+
 def _parse_metadata(path: Path, text: bytes) -> tuple[dict[str, Any], dict[str, str]]:
     """(metadata without its checksum, the checksum's digests), the metadata's own digest checked."""
     try:
-        metadata = json.loads(text)
-    except ValueError:
-        raise Damaged(f"{path}: the metadata is not JSON") from None
+        metadata = loads_json_bounded(text.decode("utf-8"), "table metadata")
+    except UnicodeDecodeError:
+        raise Damaged(f"{path}: the metadata is not JSON (not UTF-8 text)") from None
+    except InputError as exc:  # nested past the bound, a huge number, a repeated key, or no JSON at all
+        raise Damaged(f"{path}: the metadata is not JSON the store writes ({exc})") from None
     if not isinstance(metadata, dict):
         raise Damaged(f"{path}: the metadata is not a JSON object")
     digests = metadata.pop(CHECKSUM_FIELD, None)

@@ -1,6 +1,7 @@
 """Loading, normalising and scoring word lists.
 
-Covers: the one normalisation rule (`normalise`), reading plain, scored
+Covers: the one normalisation rule (`normalise`) and the longest word a
+list keeps (`MAX_WORD_LETTERS`, the longest light of any grid), reading plain, scored
 (`WORD;SCORE`) and gzip-compressed lists from disk, the named lists (`en`,
 `en-small`, `words`), filtering by length and score, and the immutable
 `WordList` that callers search, and `ListContent`, a list carried as its
@@ -60,7 +61,18 @@ SHIPPED_COMPRESSION = 6
 # What `parse_source` makes of given bytes changes only with this number: a
 # cache of parsed lists keys its entries by it (bump it with any change to
 # `normalise`, `entries` or `_collect` that changes a parsed list).
-PARSER_VERSION = 1
+PARSER_VERSION = 2
+
+# The longest word a list keeps: the longest light any grid can have, a pair of
+# rows of the widest Möbius strip read as one loop (2 × 64, `cpmodel.crossword.grid.MAX_SIZE`;
+# this layer cannot import it, a test holds the two together). A longer entry
+# fits no grid, and indexing it would cost memory in proportion to its length
+# squared, so it is dropped and counted like any other entry that is no word.
+MAX_WORD_LETTERS = 128
+# A line longer than this is dropped unread: it cannot be a word of at most
+# MAX_WORD_LETTERS letters (a phrase's spaces, hyphens and accents do not come to
+# seven characters a letter), and normalising megabytes of it would cost seconds.
+MAX_ENTRY_CHARS = 8 * MAX_WORD_LETTERS
 
 # Both the straight and the typographic apostrophes occur in real lists.
 _APOSTROPHES = "'\u2019\u2018\u02bc"
@@ -241,9 +253,12 @@ def read_word_set(path: str | os.PathLike[str]) -> frozenset[str]:
         entry = line.split("#", 1)[0].strip()
         if not entry:
             continue
-        word = normalise(entry)
+        word = normalise(entry) if len(entry) <= MAX_ENTRY_CHARS else None
         if word is None or SCORE_SEPARATOR in entry or "\t" in entry:
             raise DictionaryError(f"{source}, line {number}: expected one word or phrase a line, got {line[:60]!r}")
+        if len(word) > MAX_WORD_LETTERS:
+            raise DictionaryError(f"{source}, line {number}: a word of {len(word):,} letters; no grid has a light "
+                                  f"longer than {MAX_WORD_LETTERS}")
         words.add(word)
     return frozenset(words)
 
@@ -422,13 +437,14 @@ def parse_source(name: str, where: str, data: bytes) -> WordList:
 
 
 def _collect(entries: Iterable[tuple[str, int]], name: str) -> WordList:
-    """Normalise and deduplicate (keeping the highest score) into a WordList."""
+    """Normalise and deduplicate (keeping the highest score) into a WordList; entries that are no word,
+    or longer than MAX_WORD_LETTERS, are counted as dropped."""
     best: dict[str, int] = {}
     seen = dropped = duplicates = 0
     for entry, score in entries:
         seen += 1
-        word = normalise(entry)
-        if word is None:
+        word = normalise(entry) if len(entry) <= MAX_ENTRY_CHARS else None
+        if word is None or len(word) > MAX_WORD_LETTERS:
             dropped += 1
         elif word in best:
             duplicates += 1

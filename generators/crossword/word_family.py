@@ -14,7 +14,11 @@ line on first use (0.13–0.19 s, plus 0.09 s importing it with numpy), which
 was a third of one fill from the shell; the cached table loads in about 10 ms.
 The cache is keyed by the size and time of lemminflect's two lemma files, so
 an upgraded lemminflect rebuilds it, and it carries a SHA-256 of its rows, so
-a damaged one is reported in one line on stderr and rebuilt. Where
+a damaged one is reported in one line on stderr and rebuilt; so is one that
+is no regular file of a plausible size (a FIFO blocks no run,
+`mobius.cpmodel.cache_files`), whose header is not bounded JSON, or whose
+rows are not UTF-8 lines of a word, a tab and its lemmas (a table forged
+with a checksum to match). Where
 lemminflect's files are not where version 0.2 keeps them, or the cache
 cannot be written, the table is read from lemminflect each run instead.
 A text file of its own rather than an entry of the table store
@@ -36,7 +40,10 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
+from mobius.cpmodel.cache_files import Damaged, read_entry, warn_on_stderr
+from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.files import write_atomic
+from mobius.cpmodel.inputs import loads_json_bounded, shown
 from mobius.generators.cache import user_cache_dir
 
 # A clipping or a derivation reads as its word again (LEGIT beside LEGITIMATE, EXPIRE beside
@@ -47,6 +54,8 @@ from mobius.generators.cache import user_cache_dir
 CLIPPING_LETTERS = 5
 TABLE_NAME = "lemmas.tsv"
 TABLE_FORMAT = 1
+# lemminflect 0.2's table comes to about 600 kB; a file many times that was not written here.
+MAX_TABLE_BYTES = 32 << 20
 # lemminflect's lemma lookup and its overrides, in its package's resources (lemminflect 0.2).
 LEMMA_FILES = ("lemma_lu.csv.gz", "lemma_overrides.csv")
 
@@ -145,29 +154,44 @@ def _table_bytes(table: Mapping[str, tuple[str, ...]], source: Mapping[str, list
 
 
 def _read_table(path: Path, source: Mapping[str, list[int]]) -> dict[str, tuple[str, ...]] | None:
-    """The cached table if it is whole and made from these lemminflect files; None to rebuild it."""
+    """The cached table if it is whole and made from these lemminflect files; None to rebuild it (a
+    damaged one is said in one warning line first)."""
     try:
-        data = path.read_bytes()
+        data, _ = read_entry(path, MAX_TABLE_BYTES, "lemma table")
+        return _parsed_table(path, data, source)
     except FileNotFoundError:
         return None
-    except OSError as error:
-        print(f"mobius: {path}: cannot be read ({error}); rebuilding the lemma table", file=sys.stderr)
+    except Damaged as exc:
+        warn_on_stderr(f"{exc}; not used, rebuilt")
         return None
+
+
+def _parsed_table(path: Path, data: bytes, source: Mapping[str, list[int]]) -> dict[str, tuple[str, ...]] | None:
+    """The table `_table_bytes` wrote as `data`; None if another lemminflect or format made it (rebuilt
+    without a word), Damaged if its header, checksum or rows are not what was written."""
     head, _, rows = data.partition(b"\n")
     try:
-        header = json.loads(head)
-        fresh = header["format"] == TABLE_FORMAT and header["source"] == source
-        whole = header["sha256"] == hashlib.sha256(rows).hexdigest()
-    except (ValueError, TypeError, KeyError):
-        whole = False
-    else:
-        if not fresh:  # another lemminflect or format: rebuilt without a word
-            return None
-    if not whole:
-        print(f"mobius: {path} is damaged (header or checksum); rebuilding the lemma table", file=sys.stderr)
+        header = loads_json_bounded(head.decode("utf-8"), "lemma table header")
+    except (UnicodeDecodeError, InputError):
+        raise Damaged(f"{path}: the header is not JSON") from None
+    if not (isinstance(header, dict) and isinstance(header.get("sha256"), str)):
+        raise Damaged(f"{path}: the header holds no checksum")
+    if header.get("format") != TABLE_FORMAT or header.get("source") != source:
         return None
+    if header["sha256"] != hashlib.sha256(rows).hexdigest():
+        raise Damaged(f"{path}: checksum mismatch (the file changed since it was written)")
+    try:
+        lines = rows.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        line = rows.count(b"\n", 0, exc.start) + 2  # line 1 is the header
+        raise Damaged(f"{path}: line {line} is not UTF-8 text") from None
+    if lines.pop() != "":
+        raise Damaged(f"{path}: the last row is cut off")
     table = {}
-    for row in rows.decode().splitlines():
-        word, _, lemmas = row.partition("\t")
-        table[word] = tuple(lemmas.split(","))
+    for line in lines:
+        word, tab, lemmas = line.partition("\t")
+        table[word] = found = tuple(lemmas.split(","))
+        if not (word and tab and all(found)):
+            number = lines.index(line) + 2  # line 1 is the header
+            raise Damaged(f"{path}: line {number} is {shown(line)}, expected a word, a tab and its lemmas")
     return table

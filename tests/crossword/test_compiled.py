@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,3 +223,26 @@ def test_a_damaged_kernel_cache_is_rebuilt_not_believed(tmp_path: Path) -> None:
     damaged = run()
     assert (damaged.returncode, damaged.stdout.strip(), damaged.stderr) == (0, "SOLVED", "")
     assert run().stdout.strip() == "SOLVED"
+
+
+@pytest.mark.parametrize("damage", ["fifo", "device_link", "sparse_terabyte"])
+def test_a_kernel_cache_file_that_is_no_regular_file_of_its_size_is_one_warning_and_rebuilt(
+        tmp_path: Path, damage: str) -> None:
+    """A FIFO in place of a kernel's cache file would block numba's open for ever, a sparse terabyte
+    be read whole: each is refused in one line naming it, that kernel compiled afresh and stored anew."""
+    from mobius.benchmarks.faults import cache_entries
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", SOLVE_COMPILED], env=env, capture_output=True, text=True,
+                              timeout=300)
+
+    assert run().stdout.strip() == "SOLVED"
+    (index,) = tmp_path.rglob("compiled._search-*.nbi")
+    getattr(cache_entries, damage)(index)
+    damaged = run()
+    assert (damaged.returncode, damaged.stdout.strip()) == (0, "SOLVED")
+    assert damaged.stderr.startswith(f"mobius: warning: {index}: ") and damaged.stderr.count("\n") == 1
+    again = run()
+    assert (again.returncode, again.stdout.strip(), again.stderr) == (0, "SOLVED", "") and index.is_file()

@@ -148,3 +148,14 @@ def test_every_white_cell_in_a_run_lies_in_exactly_one_light(grid: Grid) -> None
     assert sorted(set(numbers.values())) == list(range(1, len(set(starts)) + 1))
     ordered = sorted(set(starts), key=lambda c: (c[1], c[0]))
     assert [numbers[c] for c in ordered] == list(range(1, len(ordered) + 1))
+
+
+def test_the_longest_light_of_any_grid_is_the_longest_word_a_list_keeps() -> None:
+    """A word list drops entries longer than `MAX_WORD_LETTERS` (its layer cannot ask the grid's): no
+    light of any surface is longer than a pair of rows of the widest Möbius strip read as one loop."""
+    from mobius.cpmodel.crossword.grid import MAX_SIZE
+    from mobius.dictionaries.wordlist import MAX_WORD_LETTERS
+
+    longest = {name: max(light.length for light in find_lights(make_grid(["." * MAX_SIZE] * MAX_SIZE, name)).lights)
+               for name in SURFACES}
+    assert max(longest.values()) == longest["mobius"] == MAX_WORD_LETTERS == 2 * MAX_SIZE

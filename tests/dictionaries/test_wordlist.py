@@ -77,6 +77,24 @@ def test_dropped_entries_are_counted_not_lost() -> None:
     assert words.duplicates == 0
 
 
+def test_entries_longer_than_any_light_are_dropped_and_counted(tmp_path: Path) -> None:
+    longest = "a" * wordlist.MAX_WORD_LETTERS
+    phrase = " ".join(["ab"] * (wordlist.MAX_WORD_LETTERS // 2))  # spaces do not count: 128 letters
+    lines = ["cat", longest, phrase, "b" * (wordlist.MAX_WORD_LETTERS + 1), "c" * 20_000_000, "-" * 2_000]
+    words = load(write(tmp_path / "long.txt", "\n".join(lines) + "\n"))
+    assert words.words == (longest.upper(), "AB" * (wordlist.MAX_WORD_LETTERS // 2), "CAT")
+    assert words.dropped == 3 and max(words.lengths()) == wordlist.MAX_WORD_LETTERS
+    scored = load(write(tmp_path / "scored.txt", f"cat;60\n{'d' * 5_000};70\n"))
+    assert scored.words == ("CAT",) and scored.dropped == 1
+
+
+def test_a_ban_or_allow_word_longer_than_any_light_is_refused_on_its_line(tmp_path: Path) -> None:
+    path = write(tmp_path / "allow.txt", f"cat\n{'e' * (wordlist.MAX_WORD_LETTERS + 1)}\n")
+    with pytest.raises(DictionaryError, match=r"allow.txt, line 2: a word of 129 letters; no grid has a light "
+                                              r"longer than 128"):
+        wordlist.read_word_set(path)
+
+
 @given(st.text())
 def test_normalise_output_is_a_to_z_and_idempotent(entry: str) -> None:
     _check_normalise_property(entry)

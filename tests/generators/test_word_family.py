@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from lemminflect import Lemmatizer, getAllLemmas
 
+from mobius.benchmarks.faults import cache_entries as faults
 from mobius.dictionaries import load
 from mobius.generators.cache import user_cache_dir
 from mobius.generators.crossword import word_family
@@ -76,10 +77,26 @@ def test_a_damaged_table_is_reported_once_and_rebuilt(fresh_table: Path, capsys:
     fresh_table.write_bytes(bytes(data))
     lemma_table.cache_clear()
     assert lemma_table() == expected
-    assert capsys.readouterr().err == (f"mobius: {fresh_table} is damaged (header or checksum); "
-                                       "rebuilding the lemma table\n")
+    assert capsys.readouterr().err == (f"mobius: warning: {fresh_table}: checksum mismatch (the file changed since "
+                                       "it was written); not used, rebuilt\n")
     lemma_table.cache_clear()
     assert lemma_table() == expected  # the rebuilt file is whole
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("damage", list(faults.LEMMA_TABLE))
+def test_a_table_that_is_no_file_of_its_size_or_forged_is_one_warning_and_rebuilt(
+        fresh_table: Path, capsys: pytest.CaptureFixture[str], damage: str) -> None:
+    """A FIFO, a device or a sparse terabyte in its place, a header nested 100,000 deep, rows that are not
+    UTF-8 lines of a word, a tab and its lemmas under a checksum to match: never a hang or a traceback."""
+    expected = dict(lemma_table())
+    faults.LEMMA_TABLE[damage](fresh_table)
+    lemma_table.cache_clear()
+    assert lemma_table() == expected
+    said = capsys.readouterr().err.splitlines()
+    assert len(said) == 1 and said[0].startswith(f"mobius: warning: {fresh_table}: "), said
+    lemma_table.cache_clear()
+    assert lemma_table() == expected and fresh_table.is_file()
     assert capsys.readouterr().err == ""
 
 

@@ -2,11 +2,14 @@
 
 Covers: the store's checksums (`mobius.cpmodel.store`): a round trip, a flipped
 bit in the data or the metadata, an entry without a checksum, metadata that
-is not what the caller expects, the once-per-process memo and report, and a
-malformed progress file of a build; then, through the CLI as a user meets
+is not what the caller expects, the once-per-process memo and report, entry
+files that are no regular file of a plausible size (a FIFO, a device, a
+sparse terabyte, metadata nested 100,000 deep), a pipe for the build lock,
+and a malformed progress file of a build; then, through the CLI as a user meets
 it, seeded single-bit flips in every file kind of the compact (compiled
-engine) and sparse (python engine) tables on the 3×3, and every malformed
-metadata variant of `mobius.benchmarks.faults.cache`, each followed by a solve whose
+engine) and sparse (python engine) tables on the 3×3, every malformed
+metadata variant of `mobius.benchmarks.faults.cache` and the store's cases of
+`mobius.benchmarks.faults.cache_entries`, each followed by a solve whose
 length is checked against a breadth-first search over every state: one
 warning line naming the file, the right optimal length, no traceback.
 Leaves out: the long runs (hundreds of flips, the 4×4 tables), which are the
@@ -22,6 +25,8 @@ import random
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -30,9 +35,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mobius.benchmarks.faults import cache as faults
+from mobius.benchmarks.faults import cache_entries as entries
 from mobius.cpmodel.slider import pdb_build
 from mobius.cpmodel.slider.board import default_goal, preset
-from mobius.cpmodel.store import DirectoryStore, Expected
+from mobius.cpmodel.store import DirectoryStore, Expected, LockTimeout
 from mobius.cli import app
 
 EXPECTED = Expected((1000,), "uint8", {"format": 1, "scale": 2})
@@ -86,7 +92,7 @@ def test_every_bit_of_the_npy_header_is_checked_without_a_traceback(tmp_path: Pa
             path.write_bytes(pristine)
             flip(path, offset, bit)
             assert store.load("t", EXPECTED) is None, (offset, bit)
-    assert warnings and all(str(path) in warning for warning in warnings)  # each distinct report once
+    assert warnings and all(str(path) in warning for warning in warnings)  # reported once per entry
 
 
 @pytest.mark.parametrize(("text", "reason"), [
@@ -115,6 +121,51 @@ def test_entries_with_a_sound_checksum_but_the_wrong_contents_are_refused(
     store.save("t", np.zeros(shape, dtype=np.uint8), metadata)
     assert store.load("t", EXPECTED) is None
     assert len(warnings) == 1 and reason in warnings[0]
+
+
+@pytest.mark.parametrize(("suffix", "damage"), [
+    (".json", entries.fifo), (".json", entries.device_link), (".json", entries.nested),
+    (".npy", entries.fifo), (".npy", entries.device_link), (".npy", entries.sparse_terabyte)],
+    ids=["json-fifo", "json-device", "json-nested", "npy-fifo", "npy-device", "npy-sparse-terabyte"])
+def test_an_entry_file_that_is_no_regular_file_of_its_size_is_one_warning_and_rebuilt(
+        tmp_path: Path, suffix: str, damage: Callable[[Path], None]) -> None:
+    """Never a hang (a FIFO), a device read, a terabyte hashed or a RecursionError (nested metadata)."""
+    store, warnings = stored(tmp_path)
+    path = tmp_path / f"t{suffix}"
+    damage(path)
+    assert store.load("t", EXPECTED) is None
+    assert store.load("t", EXPECTED) is None  # asked again (as a build does under its lock): no second line
+    assert len(warnings) == 1 and warnings[0].startswith(f"{path}: "), warnings
+    assert store.verify("t", EXPECTED) is not None
+    store.save("t", np.zeros(1000, dtype=np.uint8), {"format": 1, "scale": 2})  # the rebuild takes the name
+    assert store.load("t", EXPECTED) is not None and path.is_file()
+
+
+def test_a_data_file_larger_than_its_table_is_refused_before_it_is_hashed(tmp_path: Path) -> None:
+    """A sparse terabyte whose `.npy` header describes it whole: refused by its size, never mapped and
+    hashed (minutes) before its shape is found wrong."""
+    store, warnings = stored(tmp_path)
+    path = tmp_path / "t.npy"
+    with open(path, "wb") as handle:
+        np.lib.format.write_array_header_2_0(handle, {"descr": "|u1", "fortran_order": False,
+                                                      "shape": (1 << 40,)})
+        handle.truncate(handle.tell() + (1 << 40))
+    assert store.load("t", EXPECTED) is None
+    assert len(warnings) == 1 and warnings[0].startswith(f"{path}: is 1,099,511,627,") and "at most" in warnings[0]
+
+
+def test_a_pipe_in_place_of_the_build_lock_is_replaced_by_a_lock_file_that_locks(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    store = DirectoryStore(tmp_path, warn=warnings.append)
+    lock = tmp_path / "t.lock"
+    os.mkfifo(lock)
+    with store.lock("t", deadline=time.perf_counter() + 10):
+        assert lock.is_file() and len(warnings) == 1 and warnings[0].startswith(f"{lock}: not a regular file")
+        with pytest.raises(LockTimeout):  # a second holder (another open file) is kept out
+            with store.lock("t", deadline=time.perf_counter() + 0.2):
+                pass
+    with store.lock("t", deadline=time.perf_counter() + 10):
+        assert len(warnings) == 1
 
 
 def test_a_malformed_progress_file_starts_the_build_afresh(tmp_path: Path) -> None:
@@ -232,7 +283,7 @@ def test_an_entry_that_cannot_be_rebuilt_is_exit_2_naming_it(pristine: dict[str,
     done = faults.solve(kind, cache, kind.starts[0][0])
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     warning, error = done.stderr.splitlines()
-    assert warning.startswith(f"mobius: warning: {table}: unreadable")
+    assert warning.startswith(f"mobius: warning: {table}: is a directory")
     assert error == f"mobius: error: {table}: cannot replace this cache entry (Is a directory)"
 
 
@@ -274,3 +325,25 @@ def test_a_table_cache_on_a_full_disk_is_one_line_naming_the_file(tmp_path: Path
     lines = stderr.strip().splitlines()
     assert code == 2, stderr
     assert len(lines) == 1 and lines[0].startswith("mobius: error: ") and "table.npy: No space left on device" in lines[0]
+
+
+STORE_TARGETS = ("store metadata", "store data", "store lock")
+
+
+@pytest.fixture(scope="module")
+def pristine_entries(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, entries.Target], Path, object]:
+    """The fault family's store targets, a cache home their `slider solve` built, and its answer."""
+    found, optimum = entries.targets(seed=0)
+    home = tmp_path_factory.mktemp("entries")
+    expected = entries.prepare(found["store data"], home)
+    assert expected == (optimum, True)  # the pristine answer is the BFS length
+    return found, home, expected
+
+
+@pytest.mark.parametrize(("target", "case"), [(name, case) for name in STORE_TARGETS for case in entries.CASES[name]])
+def test_a_store_file_that_is_no_regular_file_of_its_size_gives_one_warning_and_the_right_optimum(
+        pristine_entries: tuple[dict[str, entries.Target], Path, object], tmp_path: Path, target: str,
+        case: str) -> None:
+    found, home, expected = pristine_entries
+    outcome = entries.damage_case(found[target], home, expected, tmp_path, case, entries.CASES[target][case])
+    assert outcome.ok and outcome.exit_code == 0, outcome.detail
