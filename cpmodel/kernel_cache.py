@@ -16,9 +16,8 @@ and stored anew. A failure that survives a fresh compile is a real fault and
 propagates.
 
 Leaves out: the kernels (`crossword/compiled.py`, `slider/compiled.py`,
-`slider/pdb.py`, …) and when to warm them (their solvers); kernels first
-called without a warm-up (a table build of `slider prepare` calls
-`slider/pdb.py`'s directly) are not looked at beforehand.
+`slider/pdb.py`, …) and when to warm them (their solvers, and the slider
+heuristic before it builds tables).
 """
 
 from __future__ import annotations

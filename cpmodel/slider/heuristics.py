@@ -256,6 +256,7 @@ def make_heuristic(name: str, board: Board, goal: State, *, engine: str = "compi
 
     if not groups:  # the distance sum alone
         return compiled.compact_heuristic(label, board, goal, (), compiled.NO_TABLE, (), (), 1, None)
+    compiled.warm_up()  # the build's kernels loaded through the check of their cache files (once a process)
     tables = pdb_build.build_tables(board, goal, groups, store=store, deadline=deadline, progress=progress)
     return compiled.compact_heuristic(label, board, goal, groups, tables.table, tables.bases, tables.bits, tables.scale,
                                       mirror)

@@ -37,20 +37,20 @@ from __future__ import annotations
 import json
 import math
 import os
-import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import xxhash
 
+from mobius.cpmodel.cache_files import Damaged, open_entry, read_entry, warn_on_stderr
 from mobius.cpmodel.deadline import DeadlineExceeded, check_deadline
 from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.files import write_atomic
-from mobius.cpmodel.inputs import loads_json_bounded, read_text_bounded
+from mobius.cpmodel.inputs import loads_json_bounded
 from mobius.cpmodel.slider.board import Board, State
 from mobius.cpmodel.slider.pdb_keys import COMPACT_FORMAT, Partition, compact_key
 from mobius.cpmodel.slider.pdb import (
@@ -71,7 +71,7 @@ from mobius.cpmodel.slider.pdb import (
     table_bases,
 )
 from mobius.cpmodel.slider.table_check import build_check
-from mobius.cpmodel.store import Expected, LockTimeout, TableStore, warn_on_stderr
+from mobius.cpmodel.store import Expected, LockTimeout, TableStore
 
 @dataclass(frozen=True)
 class BuildStep:
@@ -150,7 +150,7 @@ def build_status(board: Board, goal: State, partition: Partition, store: TableSt
         layouts = [group_layout(board, goal, g) for g in partition]
         try:
             record = _read_checkpoint(store.work_dir(key, create=False) / PROGRESS_FILE, layouts)
-        except _Damaged:
+        except Damaged:
             record = None  # the next build says so, and builds it again
         if record is not None:
             return _reached(record), total
@@ -206,12 +206,10 @@ def build_tables(board: Board, goal: State, partition: Partition, *, store: Tabl
 WORK_FORMAT = 2
 # A checkpoint is a few hundred bytes a group: anything near this is not one.
 MAX_PROGRESS_BYTES = 1 << 16
+# A .npy header is at most this long (numpy pads it to a multiple of 64 bytes; a 1-D array's is 128).
+MAX_NPY_HEADER = 4096
 # The counts a checkpoint keeps of a group being searched (each at most that group's states).
 COUNTS = ("depth", "resume", "expanded", "reached")
-
-
-class _Damaged(Exception):
-    """Work files a build must not continue from; the message names the file and what is wrong."""
 
 
 def _digest(data: np.ndarray) -> str:
@@ -238,23 +236,27 @@ def _count(value: Any, high: int) -> bool:
 
 def _read_checkpoint(path: Path, layouts: list[GroupLayout]) -> dict[str, Any] | None:
     """The checkpoint at `path` (None if there is none), once its digest and every field are checked against
-    the layouts of the partition's groups; _Damaged otherwise."""
-    if not os.path.lexists(path):
+    the layouts of the partition's groups; Damaged otherwise."""
+    what = "build progress file"
+    try:
+        raw, _ = read_entry(path, MAX_PROGRESS_BYTES, what)
+    except FileNotFoundError:
         return None
     try:
-        record = loads_json_bounded(read_text_bounded(path, MAX_PROGRESS_BYTES, "build progress file"),
-                                    "build progress file", source=str(path))
+        record = loads_json_bounded(raw.decode("utf-8"), what, source=str(path))
+    except UnicodeDecodeError:
+        raise Damaged(f"{path}: not UTF-8 text; expected a {what}") from None
     except InputError as exc:
-        raise _Damaged(str(exc)) from None
+        raise Damaged(str(exc)) from None
     if not isinstance(record, dict):
-        raise _Damaged(f"{path}: not a JSON object")
+        raise Damaged(f"{path}: not a JSON object")
     if record.get("work") != WORK_FORMAT:
-        raise _Damaged(f"{path}: not a checkpoint of this version (no digests of its files)")
+        raise Damaged(f"{path}: not a checkpoint of this version (no digests of its files)")
     if record.pop("check", None) != _record_digest(record):
-        raise _Damaged(f"{path}: checksum mismatch (the file changed since it was written)")
+        raise Damaged(f"{path}: checksum mismatch (the file changed since it was written)")
     problem = _record_problem(record, layouts)
     if problem:
-        raise _Damaged(f"{path}: {problem}")
+        raise Damaged(f"{path}: {problem}")
     return record
 
 
@@ -333,7 +335,7 @@ class _Build:
             record = _read_checkpoint(self.work / PROGRESS_FILE, self.layouts)
             if record is not None:
                 self.table = self._open_table()
-        except _Damaged as exc:
+        except Damaged as exc:
             self.warn(f"{exc}; the build of these tables starts over")
             record = None
         if record is None:  # nothing to continue from: whatever else lies here is no build's
@@ -363,7 +365,7 @@ class _Build:
         if not group["done"]:
             try:
                 marks = self._map_marks(g, create=False)
-            except _Damaged as exc:
+            except Damaged as exc:
                 return str(exc)
             if _digest(marks) != group["marks"]:
                 return f"{self._marks_path(g)}: {changed}"
@@ -402,19 +404,21 @@ class _Build:
         """The work table as the checkpoint left it, once its header and size are this partition's."""
         assert self.work is not None
         path = self.work / TABLE_FILE
-        _regular(path)  # before opening: opening a pipe would wait for a writer
         try:
-            with open(path, "rb") as handle:
+            with open_entry(path, self.bases[-1] + MAX_NPY_HEADER, "work table") as handle:
                 version = np.lib.format.read_magic(handle)
                 read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
                                else np.lib.format.read_array_header_2_0)
                 shape, fortran, dtype = read_header(handle)
-                offset = handle.tell()
+                _sized(path, handle, handle.tell() + self.bases[-1])
+        except FileNotFoundError:
+            raise Damaged(f"{path}: missing") from None
+        except Damaged:
+            raise
         except Exception as exc:  # noqa: BLE001 — numpy's header parser lets its tokenizer's errors through too
-            raise _Damaged(f"{path}: not a readable table ({type(exc).__name__})") from None
+            raise Damaged(f"{path}: not a readable table ({type(exc).__name__})") from None
         if shape != (self.bases[-1],) or fortran or dtype != np.uint8:
-            raise _Damaged(f"{path}: holds a {dtype} array of shape {shape}, expected {self.bases[-1]:,} bytes")
-        _regular(path, offset + self.bases[-1])
+            raise Damaged(f"{path}: holds a {dtype} array of shape {shape}, expected {self.bases[-1]:,} bytes")
         return _on_disk(np.lib.format.open_memmap(path, mode="r+"), path)
 
     def _map_marks(self, g: int, create: bool) -> np.ndarray:
@@ -425,7 +429,11 @@ class _Build:
         if create:
             path.unlink(missing_ok=True)
         else:
-            _regular(path, words * 8)
+            try:
+                with open_entry(path, words * 8, "build marks file") as handle:
+                    _sized(path, handle, words * 8)
+            except FileNotFoundError:
+                raise Damaged(f"{path}: missing") from None
         return _on_disk(np.memmap(path, dtype=np.int64, mode="w+" if create else "r+", shape=(words,)), path)
 
     def _open_marks(self, g: int) -> np.ndarray:
@@ -537,16 +545,11 @@ class _Build:
         del self.table
 
 
-def _regular(path: Path, size: int | None = None) -> None:
-    """_Damaged unless `path` is a regular file (not a link, pipe or device), of `size` bytes if given."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        raise _Damaged(f"{path}: missing") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise _Damaged(f"{path}: not a regular file")
-    if size is not None and info.st_size != size:
-        raise _Damaged(f"{path}: {info.st_size:,} bytes, expected {size:,}")
+def _sized(path: Path, handle: BinaryIO, size: int) -> None:
+    """Damaged unless the open file `handle` at `path` holds `size` bytes."""
+    found = os.fstat(handle.fileno()).st_size
+    if found != size:
+        raise Damaged(f"{path}: {found:,} bytes, expected {size:,}")
 
 
 def _on_disk(mapped: np.memmap, path: Path) -> np.memmap:

@@ -157,7 +157,7 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
         "the record of group 2 is not one of a search of"),
     "a group too many, checksum renewed": (
         edit_record(lambda data: data["groups"].append(None), renew=True), "not a checkpoint of these 2 groups"),
-    "the record not text": (lambda work: (work / "progress.json").write_bytes(b"\xff{"), "not a UTF-8 text file"),
+    "the record not text": (lambda work: (work / "progress.json").write_bytes(b"\xff{"), "not UTF-8 text"),
     "the record not JSON": (lambda work: (work / "progress.json").write_text('{"groups": ['), "invalid JSON"),
     "the record nested 60,000 deep": (lambda work: (work / "progress.json").write_text("[" * 60_000),
                                       "nested 60000 levels deep"),
