@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from mobius.cpmodel.deadline import deadline_of
+from mobius.cpmodel.deadline import call_before, deadline_of
 from mobius.cpmodel.processes import ended, kill_tree, run_before, spawn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,3 +119,12 @@ def test_run_before_hands_over_the_input_and_returns_what_the_program_printed() 
     assert finished is not None
     assert (finished.returncode, finished.out.strip(), finished.err.strip()) == (4, "1000000", "said")
 
+
+def test_children_killed_at_a_deadline_are_reaped_by_later_calls() -> None:
+    # A kill at a deadline does not wait for the child to be torn down; the next call reaps it.
+    for _ in range(3):
+        assert call_before(lambda: time.sleep(60), deadline_of(0.2)) is None
+    time.sleep(1.0)  # every killed child has ended by now
+    assert call_before(lambda: 7, deadline_of(WAIT_S * 6)) == 7
+    zombies = [child for child in psutil.Process().children() if child.status() == psutil.STATUS_ZOMBIE]
+    assert len(zombies) <= 1  # at most the last call's own child, which was ending as it was reaped
