@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from mobius.cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
 from mobius.cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
 from mobius.cpmodel.crossword.tables import FillTables
@@ -78,10 +80,10 @@ class ChocoFillSolver(TableBackend):
 
         model = Model()
         letters = [model.intvar(list(allowed)) for allowed in tables.allowed]
-        words = [model.intvar(list(t.word_ids)) for t in tables.lights]
+        words = [model.intvar(t.word_ids.tolist()) for t in tables.lights]
         for word, table in zip(words, tables.lights):
             model.table([word] + [letters[c] for c in table.cells],
-                        [[word_id, *row] for word_id, row in zip(table.word_ids, table.rows)]).post()
+                        np.column_stack([table.word_ids, table.rows]).tolist()).post()
         if tables.distinct:
             for group in tables.repeat_groups():
                 model.all_different([words[i] for i in group], self.alldiff).post()

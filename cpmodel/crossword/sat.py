@@ -52,9 +52,8 @@ def fill_cnf(tables: FillTables) -> FillCnf:
     word_vars = tuple(cnf.new_vars(len(t.word_ids)) for t in tables.lights)
     for table, words in zip(tables.lights, word_vars):
         cnf.exactly_one(words)
-        rows = np.array(table.rows, dtype=np.int64).reshape(len(words), table.length)
         for pos, cell in enumerate(table.cells):
-            _channel(cnf, words, rows[:, pos], letter_vars[cell])
+            _channel(cnf, words, table.rows[:, pos], letter_vars[cell])
     if tables.distinct:
         _no_repeats(cnf, tables, word_vars)
     return FillCnf(cnf, letter_vars, word_vars)
@@ -83,7 +82,7 @@ def _channel(cnf: Cnf, words: np.ndarray, letters: np.ndarray, cell_vars: np.nda
 def _no_repeats(cnf: Cnf, tables: FillTables, word_vars: tuple[np.ndarray, ...]) -> None:
     """At most one light per word, among the lights of each length."""
     for group in tables.repeat_groups():
-        ids = np.concatenate([np.array(tables.lights[i].word_ids, dtype=np.int64) for i in group])
+        ids = np.concatenate([tables.lights[i].word_ids for i in group])
         lits = np.concatenate([word_vars[i] for i in group])
         order = np.argsort(ids, kind="stable")
         ids, lits = ids[order], lits[order]

@@ -50,7 +50,7 @@ def crossword_dzn(tables: FillTables) -> str:
     for table in tables.lights:
         first.append(len(rows) + 1)
         pad = [0] * (max_len - table.length)
-        rows.extend([word_id, *letters, *pad] for word_id, letters in zip(table.word_ids, table.rows))
+        rows.extend([word_id, *letters, *pad] for word_id, letters in zip(table.word_ids.tolist(), table.rows.tolist()))
         last.append(len(rows))
     light_cell = [[c + 1 for c in t.cells] + [0] * (max_len - t.length) for t in tables.lights]
     lines = [
