@@ -29,6 +29,7 @@ import numpy as np
 
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.cpmodel.crossword.propagation import ALPHABET, candidate_words
+from mobius.cpmodel.deadline import check_deadline
 from mobius.cpmodel.surface import Cell
 
 
@@ -37,7 +38,8 @@ class LightTable:
     """One light: its cells (indices into `FillTables.cells`) and its allowed words.
 
     The rows are numpy arrays, not tuples: the largest grids have a million
-    of them, slow to lay out and to free as Python objects."""
+    of them, slow to lay out and to free as Python objects, and a time
+    limit's end waited for both."""
 
     cells: tuple[int, ...]  # in reading order; a cell may repeat on a light that crosses itself
     word_ids: np.ndarray  # global ids of the words left, ascending (int64)
@@ -80,7 +82,8 @@ def fill_tables(problem: FillProblem, *, arc_consistent: bool = True,
                 deadline: float = math.inf) -> FillTables | None:
     """The problem's tables after the shared pre-pass; None when a light has no word left (UNSAT).
 
-    Raises `DeadlineExceeded` past `deadline`."""
+    Raises `DeadlineExceeded` past `deadline`, looked at in the pre-pass and
+    then light by light."""
     candidates = candidate_words(problem, arc_consistent=arc_consistent, deadline=deadline)
     if candidates is None:
         return None
@@ -91,12 +94,13 @@ def fill_tables(problem: FillProblem, *, arc_consistent: bool = True,
     codes: dict[int, np.ndarray] = {}  # length -> (words, length) letter codes
     tables = []
     for light, cand in zip(lights.lights, candidates):
+        check_deadline(deadline)
         if light.length not in codes:
             codes[light.length] = letter_codes(cand.words, light.length)
         chosen = set_bits(cand.domain, len(cand.words))
         tables.append(LightTable(tuple(index[c] for c in light.cells), chosen + offsets[light.length],
                                  codes[light.length][chosen], cand.words, chosen))
-    allowed = _cell_letters(tables, len(cells))
+    allowed = _cell_letters(tables, len(cells), deadline)
     return FillTables(cells, allowed, tuple(tables), not problem.rules.allow_repeats)
 
 
@@ -121,10 +125,11 @@ def set_bits(bitset: int, size: int) -> np.ndarray:
     return np.nonzero(np.unpackbits(as_bytes, bitorder="little")[:size])[0]
 
 
-def _cell_letters(tables: Sequence[LightTable], num_cells: int) -> tuple[tuple[int, ...], ...]:
+def _cell_letters(tables: Sequence[LightTable], num_cells: int, deadline: float) -> tuple[tuple[int, ...], ...]:
     """Per cell, the letters that every light through it can still place there."""
     allowed = [set(range(len(ALPHABET))) for _ in range(num_cells)]
     for table in tables:
+        check_deadline(deadline)
         for pos, cell in enumerate(table.cells):
             allowed[cell] &= set(np.unique(table.rows[:, pos]).tolist())
     return tuple(tuple(sorted(a)) for a in allowed)

@@ -15,10 +15,12 @@ Leaves out: running MiniZinc (`cpmodel/crossword/minizinc.py`,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.deadline import check_deadline
 from mobius.cpmodel.slider.board import SliderProblem
 from mobius.cpmodel.slider.timed import blank_vertex, step_table, tile_positions
 
@@ -35,23 +37,35 @@ def _array(values: Iterable[object]) -> str:
 
 def _array2d(rows: Sequence[Sequence[int]]) -> str:
     """MiniZinc's 2-d literal: [| a, b | c, d |], one row a line."""
+    return _rows_literal([" " + ", ".join(map(str, row)) for row in rows])
+
+
+def _rows_literal(rows: Sequence[str]) -> str:
+    """The 2-d literal of rows already written out (" a, b" each, or runs of them joined by a new line and "|")."""
     if not rows:
         return "[| |]"
-    return "[|" + "\n |".join(" " + ", ".join(map(str, row)) for row in rows) + " |]"
+    return "[|" + "\n |".join(rows) + " |]"
 
 
 def _set(values: Iterable[int]) -> str:
     return "{" + ", ".join(map(str, values)) + "}"
 
 
-def crossword_dzn(tables: FillTables) -> str:
+def crossword_dzn(tables: FillTables, deadline: float = math.inf) -> str:
+    """The data of `tables`; DeadlineExceeded once `deadline` has passed (looked at light by light)."""
     max_len = max(t.length for t in tables.lights)
-    first, last, rows = [], [], []
+    first, last, chunks = [], [], []
+    n_rows = 0
     for table in tables.lights:
-        first.append(len(rows) + 1)
-        pad = [0] * (max_len - table.length)
-        rows.extend([word_id, *letters, *pad] for word_id, letters in zip(table.word_ids.tolist(), table.rows.tolist()))
-        last.append(len(rows))
+        check_deadline(deadline)
+        first.append(n_rows + 1)
+        n_rows += len(table.word_ids)
+        last.append(n_rows)
+        # One string per light, not per row: a million small strings would
+        # take long to free when the deadline stops the writing half-way.
+        pad = ", 0" * (max_len - table.length)
+        chunks.append("\n |".join(f" {word_id}, {', '.join(map(str, letters))}{pad}"
+                                  for word_id, letters in zip(table.word_ids.tolist(), table.rows.tolist())))
     light_cell = [[c + 1 for c in t.cells] + [0] * (max_len - t.length) for t in tables.lights]
     lines = [
         f"n_cells = {len(tables.cells)};",
@@ -62,8 +76,8 @@ def crossword_dzn(tables: FillTables) -> str:
         f"light_cell = {_array2d(light_cell)};",
         f"first = {_array(first)};",
         f"last = {_array(last)};",
-        f"n_rows = {len(rows)};",
-        f"rows = {_array2d(rows)};",
+        f"n_rows = {n_rows};",
+        f"rows = {_rows_literal([chunk for chunk in chunks if chunk])};",
         f"distinct = {'true' if tables.distinct else 'false'};",
     ]
     return "\n".join(lines) + "\n"
