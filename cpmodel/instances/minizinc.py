@@ -25,6 +25,9 @@ from mobius.cpmodel.slider.board import SliderProblem
 from mobius.cpmodel.slider.timed import blank_vertex, step_table, tile_positions
 
 MODELS = {"crossword": "crossword.mzn", "slider": "slider.mzn"}
+# Table rows written between two looks at the deadline: one light of the
+# largest grids has tens of thousands.
+ROWS_PER_CHECK = 8192
 
 
 def model_text(family: str) -> str:
@@ -52,20 +55,22 @@ def _set(values: Iterable[int]) -> str:
 
 
 def crossword_dzn(tables: FillTables, deadline: float = math.inf) -> str:
-    """The data of `tables`; DeadlineExceeded once `deadline` has passed (looked at light by light)."""
+    """The data of `tables`; DeadlineExceeded once `deadline` has passed (looked at every `ROWS_PER_CHECK` rows)."""
     max_len = max(t.length for t in tables.lights)
     first, last, chunks = [], [], []
     n_rows = 0
     for table in tables.lights:
-        check_deadline(deadline)
         first.append(n_rows + 1)
         n_rows += len(table.word_ids)
         last.append(n_rows)
-        # One string per light, not per row: a million small strings would
-        # take long to free when the deadline stops the writing half-way.
         pad = ", 0" * (max_len - table.length)
-        chunks.append("\n |".join(f" {word_id}, {', '.join(map(str, letters))}{pad}"
-                                  for word_id, letters in zip(table.word_ids.tolist(), table.rows.tolist())))
+        ids, rows = table.word_ids.tolist(), table.rows.tolist()
+        # A string per block of rows, not per row: a million small strings
+        # would take long to free when the deadline stops the writing.
+        for start in range(0, len(ids), ROWS_PER_CHECK):
+            check_deadline(deadline)
+            block = zip(ids[start:start + ROWS_PER_CHECK], rows[start:start + ROWS_PER_CHECK])
+            chunks.append("\n |".join(f" {word_id}, {', '.join(map(str, letters))}{pad}" for word_id, letters in block))
     light_cell = [[c + 1 for c in t.cells] + [0] * (max_len - t.length) for t in tables.lights]
     lines = [
         f"n_cells = {len(tables.cells)};",
@@ -77,7 +82,7 @@ def crossword_dzn(tables: FillTables, deadline: float = math.inf) -> str:
         f"first = {_array(first)};",
         f"last = {_array(last)};",
         f"n_rows = {n_rows};",
-        f"rows = {_rows_literal([chunk for chunk in chunks if chunk])};",
+        f"rows = {_rows_literal(chunks)};",
         f"distinct = {'true' if tables.distinct else 'false'};",
     ]
     return "\n".join(lines) + "\n"
