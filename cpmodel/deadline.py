@@ -7,17 +7,22 @@ CP-SAT model), which solvers turn into TIMEOUT; `check_deadline`; and hard
 deadlines for library calls that do not look at the clock often enough, or
 at Ctrl-C at all: `call_before`, which runs a function in a forked child
 process and returns its (picklable) result, or None once the deadline has
-passed — the child is then killed, as it is when this process is
-interrupted (the wait is in Python, so a Ctrl-C or a SIGTERM raised as
-KeyboardInterrupt ends it at once) or dies (`mobius.cpmodel.processes`). CP-SAT
-needs it: expanding a table of a million rows in its presolve takes 10-20 s
+passed — the child is then killed (and reaped once it has ended, never
+waited for), as it is when this process is interrupted (the wait is in
+Python, so a Ctrl-C or a SIGTERM raised as KeyboardInterrupt ends it at
+once) or dies (`mobius.cpmodel.processes`). CP-SAT needs it: expanding a table of a million rows in its presolve takes 10-20 s
 on this project's machines without once checking its own time limit, so a
 five-second limit ran for twenty; native solvers (CP-SAT, Choco, the SAT
 solvers) do not return to Python for a Ctrl-C before they finish. What the
 child prints goes to a file of its own; a child that dies without an answer
 is `ChildFailed` with its last line (a native library's own message, such as
 GraalVM failing to reserve its heap). Where the platform cannot fork, the
-function runs in this process without a hard bound.
+function runs in this process without a hard bound. `ANSWER_GRACE_S` is the
+one allowance past a deadline: a child that stops itself at its limit
+(CP-SAT, Choco, MiniZinc, a SAT solver) is killed that long after the
+deadline if it has not answered, and `too_late` says when an answer came
+after both, which the solvers report as TIMEOUT rather than as an answer
+within the limit.
 
 Leaves out: choosing when a hard bound is worth a fork (the caller knows the
 size of its model) and anything solver-specific.
@@ -35,13 +40,19 @@ import time
 from collections.abc import Callable
 from typing import IO, TypeVar
 
-from mobius.cpmodel.processes import die_with_parent, kill_tree
+from mobius.cpmodel.processes import die_with_parent, kill_tree, ready_to_kill
 
 T = TypeVar("T")
 
 _CHUNK = 1 << 16
+# A child that stops itself at its deadline gets this long to hand back its
+# answer before it is killed: enough for a pipe and a pickle, small beside the
+# tenth of a limit the CLI allows itself.
+ANSWER_GRACE_S = 0.05
 # How much of the end of what a dead child printed is read for its last line.
 _TAIL = 4096
+# Children killed and not yet reaped (`_reap`).
+_KILLED: set[int] = set()
 
 
 class DeadlineExceeded(Exception):
@@ -57,6 +68,11 @@ def check_deadline(deadline: float | None) -> None:
     """Raise DeadlineExceeded once `deadline` (a `time.perf_counter()` value; None: none) has passed."""
     if deadline is not None and time.perf_counter() > deadline:
         raise DeadlineExceeded
+
+
+def too_late(deadline: float) -> bool:
+    """Whether `deadline` and the grace after it (`ANSWER_GRACE_S`) have passed: an answer now is late."""
+    return time.perf_counter() > deadline + ANSWER_GRACE_S
 
 
 class ChildFailed(RuntimeError):
@@ -80,11 +96,12 @@ def call_before(fn: Callable[[], T], deadline: float) -> T | None:
             _child(fn, write_fd, printed.fileno(), parent)
         try:
             os.close(write_fd)
+            ready_to_kill()
             payload = _read_until(read_fd, deadline)
         finally:
             os.close(read_fd)
             kill_tree(pid)
-            os.waitpid(pid, 0)
+            _reap(pid)
         if payload is None:
             return None
         try:
@@ -94,6 +111,22 @@ def call_before(fn: Callable[[], T], deadline: float) -> T | None:
     if not ok:
         raise ChildFailed(value)
     return value
+
+
+def _reap(pid: int) -> None:
+    """Reap the killed child `pid`, and those killed before it, once each has ended; leave the rest for later.
+
+    A killed child holding gigabytes takes a while to be torn down, which
+    no deadline should wait for; a later call reaps it, and the system does
+    when this process ends."""
+    _KILLED.add(pid)
+    for child in sorted(_KILLED):
+        try:
+            gone, _ = os.waitpid(child, os.WNOHANG)
+        except ChildProcessError:  # reaped already
+            gone = child
+        if gone:
+            _KILLED.discard(child)
 
 
 def _child(fn: Callable[[], object], write_fd: int, printed_fd: int, parent: int) -> None:

@@ -7,10 +7,13 @@ data goes in on standard input (nothing is written to disk, and no data
 passes through argv, whose single arguments are limited to 128 KiB), with
 ``--solver``, ``--time-limit`` (ms), ``-r`` (the seed) and ``--json-stream``;
 the solution's ``name = [...];`` lines, the final status and the solver's
-statistics are read back from the JSON messages. The program runs in a
-session of its own (`mobius.cpmodel.processes.spawn`); minizinc and the solver it
-started are killed when the run ends, whether it answered, overran the
-limit by `OVERRUN_GRACE_S` or was interrupted, and die with this process.
+statistics are read back from the JSON messages. The run works to a
+deadline: MiniZinc is handed what is left of it as its own ``--time-limit``
+(its start-up and flattening count against it), and it and the solver it
+started are killed (`mobius.cpmodel.processes.run_before`) if they have not
+answered `ANSWER_GRACE_S` past it, since MiniZinc's own limit does not
+bound reading and flattening a large instance. They are killed too when the
+run is interrupted, and die with this process.
 
 Leaves out: the models and data (`cpmodel/models/*.mzn`,
 `cpmodel/instances/minizinc.py`) and what the answers mean (the backends).
@@ -19,21 +22,22 @@ Leaves out: the models and data (`cpmodel/models/*.mzn`,
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 import signal
-import subprocess
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from mobius.cpmodel.processes import ended, spawn
+from mobius.cpmodel.deadline import ANSWER_GRACE_S, deadline_of
+from mobius.cpmodel.processes import run_before
 from mobius.cpmodel.solver import Status
 
-# MiniZinc stops itself at --time-limit (compilation included); past this
-# grace it is taken to be stuck and killed with its solver.
-OVERRUN_GRACE_S = 5.0
-# MiniZinc's flattener must run even with no time left; this is the least
-# limit handed to it, in milliseconds.
+# How long `minizinc --solvers-json` may take before MiniZinc counts as unusable.
+SOLVER_LIST_LIMIT_S = 60.0
+# MiniZinc reads a limit below this many milliseconds as none worth starting
+# for; the least it is handed (it is killed at the deadline all the same).
 MIN_TIME_LIMIT_MS = 100
 # A MiniZinc seed is a C int; project seeds can be larger.
 SEED_MODULUS = 2**31 - 1
@@ -45,9 +49,9 @@ _STATUSES = {"UNSATISFIABLE": Status.UNSAT, "UNKNOWN": Status.TIMEOUT, "ERROR": 
 def _solver_ids(program: str) -> frozenset[str]:
     """The solver ids and tags `minizinc --solvers-json` lists (e.g. org.gecode.gecode, gecode)."""
     try:
-        run = subprocess.run([program, "--solvers-json"], capture_output=True, text=True, timeout=60)
-        entries = json.loads(run.stdout)
-    except (OSError, subprocess.SubprocessError, ValueError):
+        listed = run_before([program, "--solvers-json"], deadline_of(SOLVER_LIST_LIMIT_S))
+        entries = json.loads(listed.out) if listed is not None else []
+    except (OSError, ValueError):
         return frozenset()
     ids: set[str] = set()
     for entry in entries:
@@ -81,22 +85,23 @@ class MiniZincRun:
     error: str = ""
 
 
-def run_minizinc(program: str, solver: str, text: str, *, time_limit: float | None, seed: int) -> MiniZincRun:
-    """Run `text` (model and data) through minizinc with `solver`; SOLVED when a solution came back."""
+def run_minizinc(program: str, solver: str, text: str, *, deadline: float, seed: int) -> MiniZincRun:
+    """Run `text` (model and data) through minizinc with `solver` until `deadline` (`time.perf_counter()`;
+    inf: none); SOLVED when a solution came back, TIMEOUT when the deadline came first."""
     command = [program, "--solver", solver, "--json-stream", "-s", "-r", str(seed % SEED_MODULUS)]
-    if time_limit is not None:
-        command += ["--time-limit", str(max(MIN_TIME_LIMIT_MS, int(time_limit * 1000)))]
+    if not math.isinf(deadline):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return MiniZincRun(Status.TIMEOUT)
+        command += ["--time-limit", str(max(MIN_TIME_LIMIT_MS, int(left * 1000)))]
     command.append("-")  # the model (with its data) comes on standard input
     # SIGTERM, not SIGKILL, when this process dies: MiniZinc answers it by
     # ending the solver it started (fzn-gecode, in a process group of its
     # own), which a killed MiniZinc would leave running.
-    with ended(spawn(command, death_signal=signal.SIGTERM, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE, text=True)) as proc:
-        try:
-            out, err = proc.communicate(text, timeout=None if time_limit is None else time_limit + OVERRUN_GRACE_S)
-        except subprocess.TimeoutExpired:
-            return MiniZincRun(Status.TIMEOUT, error="killed after overrunning its time limit")
-    return _read_messages(out, err, proc.returncode)
+    finished = run_before(command, deadline + ANSWER_GRACE_S, feed=text, death_signal=signal.SIGTERM)
+    if finished is None:
+        return MiniZincRun(Status.TIMEOUT, stats={"killed_at_deadline": 1})
+    return _read_messages(finished.out, finished.err, finished.returncode)
 
 
 def _read_messages(out: str, err: str, returncode: int) -> MiniZincRun:

@@ -14,10 +14,15 @@ Covers:
   is frozen (SIGSTOP) first, so none escapes by forking meanwhile, and the
   members of the child's session are added, so a grandchild that moved to
   a process group of its own (MiniZinc's solver does) or whose parent has
-  already exited goes too; `kill`, the same for a `subprocess.Popen` running
-  or ended; `ended`, a context manager that kills and reaps a
-  `subprocess.Popen` however its block is left (an answer, an error, a
-  Ctrl-C or a SIGTERM raised as KeyboardInterrupt).
+  already exited goes too (`ready_to_kill` loads what it needs ahead, while
+  the child works, so a kill at a deadline is prompt); `kill`, the same
+  for a `subprocess.Popen` running or ended; `ended`, a context manager
+  that kills and reaps a `subprocess.Popen` however its block is left (an
+  answer, an error, a Ctrl-C or a SIGTERM raised as KeyboardInterrupt);
+- `run_before`, an outside program run to its end or to a deadline, whichever
+  comes first (text on its standard input, its output read back), and
+  killed with all it started either way: how MiniZinc, Qxw and MiniZinc's
+  list of solvers are run.
 
 A death signal reaches only a direct child, and only while the thread that
 started it lives: a grandchild is covered when its own parent asks for one
@@ -33,12 +38,15 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import math
 import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 # Linux prctl option: the signal the kernel sends a process when its parent dies.
@@ -87,10 +95,40 @@ def ended(proc: subprocess.Popen[Any]) -> Iterator[subprocess.Popen[Any]]:
         proc.wait()
 
 
+@dataclass(frozen=True)
+class Finished:
+    """A program that ran to its end: its exit status and what it printed."""
+
+    returncode: int
+    out: str
+    err: str
+
+
+def run_before(command: Sequence[str], deadline: float, *, feed: str | None = None,
+               death_signal: int = signal.SIGKILL) -> Finished | None:
+    """`command` run to its end with `feed` on its standard input; None when the `time.perf_counter()`
+    `deadline` (inf: none) comes first. Either way it and everything it started are gone on return."""
+    stdin = subprocess.DEVNULL if feed is None else subprocess.PIPE
+    with ended(spawn(command, death_signal=death_signal, stdin=stdin, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True)) as proc:
+        ready_to_kill()
+        try:
+            out, err = proc.communicate(feed, timeout=None if math.isinf(deadline)
+                                        else max(0.0, deadline - time.perf_counter()))
+        except subprocess.TimeoutExpired:  # killed on leaving the block
+            return None
+    return Finished(proc.returncode, out, err)
+
+
 def kill(proc: subprocess.Popen[Any]) -> None:
     """Kill `proc` and everything it started, whether it is still running or has ended (then its
     session's members that outlived it go)."""
     kill_tree(proc.pid, reaped=proc.poll() is not None)
+
+
+def ready_to_kill() -> None:
+    """Load what `kill_tree` needs now, while a child works, so that a kill at a deadline waits for no import."""
+    import psutil  # noqa: F401  (kept by the import system for `kill_tree`)
 
 
 def kill_tree(pid: int, *, reaped: bool = False) -> None:

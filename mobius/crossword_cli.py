@@ -29,6 +29,16 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tex
 
 # Exit codes of `fill`, as documented in the README; any other status is EXIT_INTERNAL.
 FILL_EXITS = {Status.SOLVED: EXIT_OK, Status.UNSAT: EXIT_NO_SOLUTION, Status.TIMEOUT: EXIT_TIMEOUT}
+# The solver a TIMEOUT points to: it can prove that a grid has no fill, which the searches cannot in time.
+PROVING_SOLVER = "cpsat"
+
+
+def timeout_note(solver: str, time_limit: float | None) -> str:
+    """What to try after a TIMEOUT, in one line."""
+    tries = [] if time_limit is None else [f"a longer --time-limit than {time_limit:g} s"]
+    if solver != PROVING_SOLVER:
+        tries.append(f"--solver {PROVING_SOLVER}, which can also prove that no fill exists")
+    return "no answer within the limit" + (f": try {' or '.join(tries)}" if tries else "")
 
 
 @app.command("lights")
@@ -123,10 +133,13 @@ def fill_command(
 
     if result.status is Status.UNSAT:
         use = words_used(True)
-    # What an UNSAT was drawn from, said with the answer: the JSON's "note", a line on stderr.
+    # What an UNSAT was drawn from, or what to try after a TIMEOUT, said with the
+    # answer: the JSON's "note", a line on stderr.
     note = (f"no fill from {use.source} ({use.summary()})"
             + ("; without --clued-only every word of the list may be used" if clued_only else "")
             if result.status is Status.UNSAT else None)
+    if result.status is Status.TIMEOUT:
+        note = timeout_note(result.solver, time_limit)
     if as_json:
         filled = g.with_letters(fill) if fill else None
         typer.echo(json.dumps({

@@ -1,5 +1,6 @@
-"""`mobius.cpmodel.processes`: a killed child takes everything it started along, and
-children die with a parent killed by SIGKILL (real processes, a second each)."""
+"""`mobius.cpmodel.processes`: a killed child takes everything it started along,
+children die with a parent killed by SIGKILL, and a program run to a deadline
+is killed with its tree when the deadline comes (real processes, a second each)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from mobius.cpmodel.processes import ended, kill_tree, spawn
+from mobius.cpmodel.deadline import call_before, deadline_of
+from mobius.cpmodel.processes import ended, kill_tree, run_before, spawn
 
 ROOT = Path(__file__).resolve().parents[1]
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
@@ -96,3 +98,33 @@ def test_a_forked_child_dies_with_a_parent_killed_by_sigkill() -> None:
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_run_before_kills_the_program_and_its_tree_at_the_deadline(tmp_path: Path) -> None:
+    # The grandchild, in a group of its own, writes its pid where the test can read it.
+    pid_file = tmp_path / "grandchild"
+    program = ("import subprocess, sys, time; g = subprocess.Popen({sleeper!r}, process_group=0); "
+               "open({pid_file!r}, 'w').write(str(g.pid)); time.sleep(60)")
+    started = time.monotonic()
+    finished = run_before([sys.executable, "-c", program.format(sleeper=SLEEPER, pid_file=str(pid_file))],
+                          deadline_of(3.0))
+    assert finished is None
+    assert time.monotonic() - started < WAIT_S  # ended at the deadline, not when the program would have
+    assert _gone(int(pid_file.read_text()))
+
+
+def test_run_before_hands_over_the_input_and_returns_what_the_program_printed() -> None:
+    program = "import sys; text = sys.stdin.read(); print(len(text)); print('said', file=sys.stderr); sys.exit(4)"
+    finished = run_before([sys.executable, "-c", program], deadline_of(WAIT_S * 6), feed="x" * 1_000_000)
+    assert finished is not None
+    assert (finished.returncode, finished.out.strip(), finished.err.strip()) == (4, "1000000", "said")
+
+
+def test_children_killed_at_a_deadline_are_reaped_by_later_calls() -> None:
+    # A kill at a deadline does not wait for the child to be torn down; the next call reaps it.
+    for _ in range(3):
+        assert call_before(lambda: time.sleep(60), deadline_of(0.2)) is None
+    time.sleep(1.0)  # every killed child has ended by now
+    assert call_before(lambda: 7, deadline_of(WAIT_S * 6)) == 7
+    zombies = [child for child in psutil.Process().children() if child.status() == psutil.STATUS_ZOMBIE]
+    assert len(zombies) <= 1  # at most the last call's own child, which was ending as it was reaped

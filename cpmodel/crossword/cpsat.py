@@ -53,7 +53,7 @@ from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.cpmodel.crossword.propagation import (ALPHABET, Candidates, LastMemo, Network, State, ac3, build_network,
                                                  candidate_words)
 from mobius.cpmodel.crossword.tables import letter_codes, set_bits
-from mobius.cpmodel.deadline import DeadlineExceeded, call_before, check_deadline
+from mobius.cpmodel.deadline import ANSWER_GRACE_S, DeadlineExceeded, call_before, check_deadline
 from mobius.cpmodel.solver import SolverBase, SolveResult, Status, cpsat_solver, option
 from mobius.cpmodel.surface import Cell
 
@@ -116,9 +116,6 @@ GROW_ABOVE_ROWS = 550_000
 # as all before it).
 GROW_FIRST_WORDS = 1000
 GROW_FACTOR = 2
-# CP-SAT stops by itself at its time limit in most phases; the child process
-# running it is killed only if it is still going this long after.
-DEADLINE_GRACE_S = 0.05
 # CP-SAT reports no presolve time of its own; its log (kept in the response,
 # never printed) stamps the moment search starts, and presolve is before it.
 _SEARCH_START = re.compile(r"^Starting search at ([0-9.]+)s", re.MULTILINE)
@@ -283,7 +280,7 @@ class CpSatFillSolver(SolverBase):
         solver = self._cp_solver(seed, None if math.isinf(deadline) else deadline - time.perf_counter(),
                                  spent=float(stats.get("deterministic_time", 0.0)))
         run = functools.partial(_run_cpsat, solver, model, letter_vars, self.maximize)
-        outcome = call_before(run, deadline + DEADLINE_GRACE_S) if self.child else run()
+        outcome = call_before(run, deadline + ANSWER_GRACE_S) if self.child else run()
         if outcome is None:
             stats["killed_at_deadline"] = 1
             return Status.TIMEOUT, None, False

@@ -7,7 +7,9 @@ are forbidden); the instance is its .dzn data (`mobius.cpmodel.instances.minizin
 built from `tables.fill_tables`, i.e. after the project's own AC-3 pre-pass,
 as the CP-SAT model's tables are. The `minizinc` program (Debian's package,
 whose Gecode backend is `flatzinc`) runs it with the time limit (what the
-pre-pass left of it) and the seed; it is killed on overrun.
+pre-pass and writing the data left of it) and the seed; it is killed at the
+deadline (`mobius.cpmodel.minizinc.run_minizinc`), and writing the data looks
+at the deadline light by light.
 
 Why here and not beside Qxw in `benchmarks/`: this is the project's model
 in the field's modelling language, a backend like `cpsat.py` that a user can
@@ -46,8 +48,9 @@ class GecodeFillSolver(TableBackend):
         return minizinc_refusal(self.binary, MINIZINC_SOLVER)
 
     def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
-        answer = run_minizinc(find_minizinc(self.binary) or "minizinc", MINIZINC_SOLVER,
-                              model_text("crossword") + crossword_dzn(tables), time_limit=run.left(), seed=seed)
+        text = model_text("crossword") + crossword_dzn(tables, run.deadline)  # DeadlineExceeded at the deadline
+        answer = run_minizinc(find_minizinc(self.binary) or "minizinc", MINIZINC_SOLVER, text,
+                              deadline=run.deadline, seed=seed)
         run.stats.update(answer.stats)
         if answer.error:
             run.notes["minizinc"] = answer.error

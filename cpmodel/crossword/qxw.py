@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
@@ -57,7 +56,8 @@ from typing import ClassVar
 
 from mobius.cpmodel.crossword.lights import Light
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
-from mobius.cpmodel.processes import ended, spawn
+from mobius.cpmodel.deadline import deadline_of
+from mobius.cpmodel.processes import run_before
 from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
 from mobius.cpmodel.surface import Cell
 
@@ -151,6 +151,7 @@ class QxwSolver(SolverBase):
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()
+        deadline = deadline_of(time_limit)
         lights = problem.lights.lights
         stats: dict[str, int | float] = {"lights": len(lights)}
 
@@ -169,20 +170,16 @@ class QxwSolver(SolverBase):
             word_file.write_text(words_text, encoding="ascii")
             stats["words"] = words_text.count("\n")
             # Writing the files counts against the limit too: Qxw gets what is left.
-            left = None if time_limit is None else max(started + time_limit - time.perf_counter(), 0.001)
-            with ended(spawn([program, "-b", "-d", str(word_file), str(deck_file)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)) as proc:
-                try:
-                    out, _ = proc.communicate(timeout=left)
-                except subprocess.TimeoutExpired:  # killed on leaving the block
-                    return result(Status.TIMEOUT)
-        stats["qxw_exit"] = proc.returncode
-        if proc.returncode == EXIT_NO_FILL:
+            finished = run_before([program, "-b", "-d", str(word_file), str(deck_file)], deadline)
+        if finished is None:  # killed at the deadline
+            return result(Status.TIMEOUT)
+        stats["qxw_exit"] = finished.returncode
+        if finished.returncode == EXIT_NO_FILL:
             return result(Status.UNSAT)
-        if proc.returncode != EXIT_FILLED:
+        if finished.returncode != EXIT_FILLED:
             return result(Status.ERROR)
         try:
-            fill, conflicts = fill_from_words(lights, parse_qxw_output(out, len(lights)))
+            fill, conflicts = fill_from_words(lights, parse_qxw_output(finished.out, len(lights)))
         except ValueError:  # a light without a word, or a word of the wrong length
             return result(Status.ERROR, error="a light without a word, or a word of the wrong length")
         if conflicts:

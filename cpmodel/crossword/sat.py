@@ -9,8 +9,11 @@ Covers: `fill_cnf(tables)`, the encoding SAT-based fillers use, built on
   (so unit propagation does what arc consistency does on each table);
 - where repeats are forbidden, at most one light per word (word ids are
   global, so only lights of one length share them).
-`SatFillSolver` solves it with CaDiCaL (default) or Glucose
-(``solver=glucose4``) under the time limit and reads the letters back.
+`SatFillSolver` encodes and solves it with CaDiCaL (default) or Glucose
+(``solver=glucose4``) in a child under the time limit
+(`mobius.cpmodel.sat.solve_encoded`; the encoding looks at the deadline
+light by light, the largest grids taking long to encode) and reads the
+letters back.
 `cnf_comments` names every variable for the DIMACS writer.
 
 Why here and not in `benchmarks/`: it is the project's model as clauses, a
@@ -22,7 +25,8 @@ these solvers; runs are the same for every seed).
 
 from __future__ import annotations
 
-import time
+import functools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
@@ -33,7 +37,8 @@ from mobius.cpmodel.crossword.problem import FillProblem
 from mobius.cpmodel.crossword.propagation import ALPHABET
 from mobius.cpmodel.crossword.tabled import TableAnswer, TableBackend, TableRun
 from mobius.cpmodel.crossword.tables import FillTables
-from mobius.cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
+from mobius.cpmodel.deadline import check_deadline
+from mobius.cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, Encoded, sat_refusal, solve_encoded
 from mobius.cpmodel.solver import Status, option
 
 
@@ -46,17 +51,18 @@ class FillCnf:
     word_vars: tuple[np.ndarray, ...]  # per light, the variable of each table row
 
 
-def fill_cnf(tables: FillTables) -> FillCnf:
+def fill_cnf(tables: FillTables, deadline: float = math.inf) -> FillCnf:
+    """The formula; DeadlineExceeded once `deadline` has passed (looked at light by light)."""
     cnf = Cnf()
     letter_vars = _letter_variables(cnf, tables)
     word_vars = tuple(cnf.new_vars(len(t.word_ids)) for t in tables.lights)
     for table, words in zip(tables.lights, word_vars):
+        check_deadline(deadline)
         cnf.exactly_one(words)
-        rows = np.array(table.rows, dtype=np.int64).reshape(len(words), table.length)
         for pos, cell in enumerate(table.cells):
-            _channel(cnf, words, rows[:, pos], letter_vars[cell])
+            _channel(cnf, words, table.rows[:, pos], letter_vars[cell])
     if tables.distinct:
-        _no_repeats(cnf, tables, word_vars)
+        _no_repeats(cnf, tables, word_vars, deadline)
     return FillCnf(cnf, letter_vars, word_vars)
 
 
@@ -77,13 +83,14 @@ def _channel(cnf: Cnf, words: np.ndarray, letters: np.ndarray, cell_vars: np.nda
         cnf.add((-word,))
     cnf.add_binary(-words[~impossible], placed[~impossible])
     for code in np.flatnonzero(cell_vars):
-        cnf.add([-cell_vars[code], *words[letters == code].tolist()])
+        cnf.add_array(np.concatenate(([-cell_vars[code]], words[letters == code])))
 
 
-def _no_repeats(cnf: Cnf, tables: FillTables, word_vars: tuple[np.ndarray, ...]) -> None:
+def _no_repeats(cnf: Cnf, tables: FillTables, word_vars: tuple[np.ndarray, ...], deadline: float) -> None:
     """At most one light per word, among the lights of each length."""
     for group in tables.repeat_groups():
-        ids = np.concatenate([np.array(tables.lights[i].word_ids, dtype=np.int64) for i in group])
+        check_deadline(deadline)
+        ids = np.concatenate([tables.lights[i].word_ids for i in group])
         lits = np.concatenate([word_vars[i] for i in group])
         order = np.argsort(ids, kind="stable")
         ids, lits = ids[order], lits[order]
@@ -117,13 +124,18 @@ class SatFillSolver(TableBackend):
         return sat_refusal()
 
     def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
-        # Encode, then solve in what is left of the limit.
-        encode_started = time.perf_counter()
-        encoded = fill_cnf(tables)
-        run.stats["encode_s"] = time.perf_counter() - encode_started
-        answer = solve_cnf(encoded.cnf, self.solver, time_limit=run.left())
+        # Encoded and solved in a child, in what is left of the limit.
+        answer = solve_encoded(functools.partial(_encoded, tables), self.solver, deadline=run.deadline)
         run.stats.update(answer.stats)
-        if answer.status is not Status.SOLVED:
-            return answer.status, None
-        return Status.SOLVED, [next(code for code in np.flatnonzero(row) if int(row[code]) in answer.true_vars)
-                               for row in encoded.letter_vars]
+        return answer.status, answer.value if answer.status is Status.SOLVED else None
+
+
+def _encoded(tables: FillTables, deadline: float) -> Encoded[list[int]]:
+    """The formula of `tables`, read back as one letter code per cell."""
+    encoded = fill_cnf(tables, deadline)
+
+    def letters(true_vars: frozenset[int]) -> list[int]:
+        return [next(code for code in np.flatnonzero(row) if int(row[code]) in true_vars)
+                for row in encoded.letter_vars]
+
+    return Encoded(encoded.cnf, letters)

@@ -5,20 +5,21 @@ Covers: the steps around the engine — refuse with the reason when the
 program or package is missing, run the shared pre-pass
 (`tables.fill_tables`: AC-3 unless ``prepass=none``; an emptied table is
 UNSAT, a spent limit TIMEOUT), count table rows and times, hand the tables
-and what is left of the limit to the backend's `solve_tables`, and turn the
-letter codes it returns into a `Fill`. Leaves out: the engines themselves
+and the deadline to the backend's `solve_tables` (whose encoding may raise
+`DeadlineExceeded`: TIMEOUT), report an answer that came after the limit
+(`deadline.too_late`) as TIMEOUT, and turn the letter codes it returns into
+a `Fill`. Leaves out: the engines themselves
 (`minizinc.py`, `choco.py`, `sat.py`) and checking fills (`verify.py`).
 """
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
 from mobius.cpmodel.crossword.problem import FillProblem
 from mobius.cpmodel.crossword.tables import FillTables, fill_from_codes, fill_tables
-from mobius.cpmodel.deadline import DeadlineExceeded
+from mobius.cpmodel.deadline import DeadlineExceeded, deadline_of, too_late
 from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
 
 PREPASSES = ("ac3", "none")
@@ -29,15 +30,11 @@ TableAnswer = tuple[Status, list[int] | None]
 
 @dataclass
 class TableRun:
-    """The counters and notes of one run, and its deadline."""
+    """The counters and notes of one run, and its deadline (`time.perf_counter()`; inf: none)."""
 
     deadline: float
     stats: dict[str, int | float] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
-
-    def left(self) -> float | None:
-        """Seconds left of the limit (None without one), never below zero."""
-        return None if math.isinf(self.deadline) else max(0.0, self.deadline - time.perf_counter())
 
 
 @dataclass(frozen=True)
@@ -51,7 +48,7 @@ class TableBackend(SolverBase):
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()
-        run = TableRun(math.inf if time_limit is None else started + time_limit)
+        run = TableRun(deadline_of(time_limit))
 
         def result(status: Status, codes: list[int] | None = None, tables: FillTables | None = None) -> SolveResult:
             fill = None if codes is None or tables is None else fill_from_codes(problem, tables, codes)
@@ -70,8 +67,15 @@ class TableBackend(SolverBase):
         if tables is None:
             return result(Status.UNSAT)
         run.stats["table_rows"] = tables.rows
-        # The engine, in what is left of the limit.
-        status, codes = self.solve_tables(tables, run, seed)
+        # The engine, in what is left of the limit; its encoding looks at the deadline too.
+        try:
+            status, codes = self.solve_tables(tables, run, seed)
+        except DeadlineExceeded:
+            return result(Status.TIMEOUT)
+        if status in (Status.SOLVED, Status.UNSAT) and too_late(run.deadline):
+            # An answer after the limit is no answer within it.
+            run.stats["answered_after_limit"] = 1
+            return result(Status.TIMEOUT)
         if status is Status.SOLVED and (codes is None or len(codes) != len(tables.cells)):
             run.notes["error"] = "the answer has no letter for every cell"
             return result(Status.ERROR)

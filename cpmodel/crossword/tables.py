@@ -3,16 +3,16 @@ instance writer reads.
 
 Covers: `fill_tables(problem)`, which runs the project's one pre-pass
 (`propagation.candidate_words`: the unary filters, then AC-3 over every
-crossing unless ``arc_consistent=False``) and lays the result out as plain
+crossing unless ``arc_consistent=False``) and lays the result out as
 integers — the cells in lights with the letters each may still take, and per
-light its cells and the rows of its table (a word id, then its letter codes
-0 = 'A' … 25 = 'Z'). Word ids are global: the words of each length are
-numbered in the `LengthIndex` order (best score first) after the ids of all
-shorter lengths, so "two lights read the same word" is "two lights take the
-same id" whatever their lengths. `fill_from_codes` turns the letter codes a
-backend found back into a `Fill`; `letter_codes` and `set_bits` are the
-array forms of a word list and a domain bitset that `cpsat.py` and the
-pack's fill estimate read too.
+light its cells and its table as numpy arrays: the word ids, and a row of
+letter codes (0 = 'A' … 25 = 'Z') for each. Word ids are global: the words
+of each length are numbered in the `LengthIndex` order (best score first)
+after the ids of all shorter lengths, so "two lights read the same word"
+is "two lights take the same id" whatever their lengths. `fill_from_codes`
+turns the letter codes a backend found back into a `Fill`; `letter_codes`
+and `set_bits` are the array forms of a word list and a domain bitset that
+`cpsat.py` and the pack's fill estimate read too.
 
 Leaves out: solving, and the CP-SAT model's own tables (`cpsat.py` keeps
 them as numpy arrays with scores, for its maximising mode; the backends here
@@ -29,21 +29,32 @@ import numpy as np
 
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.cpmodel.crossword.propagation import ALPHABET, candidate_words
+from mobius.cpmodel.deadline import check_deadline
 from mobius.cpmodel.surface import Cell
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class LightTable:
-    """One light: its cells (indices into `FillTables.cells`) and its allowed words."""
+    """One light: its cells (indices into `FillTables.cells`) and its allowed words.
+
+    The rows are numpy arrays, not tuples: the largest grids have a million
+    of them, slow to lay out and to free as Python objects, and a time
+    limit's end waited for both."""
 
     cells: tuple[int, ...]  # in reading order; a cell may repeat on a light that crosses itself
-    word_ids: tuple[int, ...]  # global ids of the words left, ascending
-    rows: tuple[tuple[int, ...], ...]  # letter codes of each word, parallel to word_ids
-    words: tuple[str, ...]  # the words themselves, parallel to word_ids
+    word_ids: np.ndarray  # global ids of the words left, ascending (int64)
+    rows: np.ndarray  # (words left, length) letter codes of each word, parallel to word_ids
+    source: Sequence[str]  # every word of the light's length, in index order
+    chosen: np.ndarray  # indices into `source` of the words left, ascending
 
     @property
     def length(self) -> int:
         return len(self.cells)
+
+    @property
+    def words(self) -> list[str]:
+        """The words left, parallel to word_ids (spelt out on demand: only the instance comments name them)."""
+        return [self.source[k] for k in self.chosen.tolist()]
 
 
 @dataclass(frozen=True)
@@ -71,7 +82,8 @@ def fill_tables(problem: FillProblem, *, arc_consistent: bool = True,
                 deadline: float = math.inf) -> FillTables | None:
     """The problem's tables after the shared pre-pass; None when a light has no word left (UNSAT).
 
-    Raises `DeadlineExceeded` past `deadline`."""
+    Raises `DeadlineExceeded` past `deadline`, looked at in the pre-pass and
+    then light by light."""
     candidates = candidate_words(problem, arc_consistent=arc_consistent, deadline=deadline)
     if candidates is None:
         return None
@@ -82,14 +94,13 @@ def fill_tables(problem: FillProblem, *, arc_consistent: bool = True,
     codes: dict[int, np.ndarray] = {}  # length -> (words, length) letter codes
     tables = []
     for light, cand in zip(lights.lights, candidates):
+        check_deadline(deadline)
         if light.length not in codes:
             codes[light.length] = letter_codes(cand.words, light.length)
         chosen = set_bits(cand.domain, len(cand.words))
-        tables.append(LightTable(tuple(index[c] for c in light.cells),
-                                 tuple((chosen + offsets[light.length]).tolist()),
-                                 tuple(map(tuple, codes[light.length][chosen].tolist())),
-                                 tuple(cand.words[k] for k in chosen.tolist())))
-    allowed = _cell_letters(tables, len(cells))
+        tables.append(LightTable(tuple(index[c] for c in light.cells), chosen + offsets[light.length],
+                                 codes[light.length][chosen], cand.words, chosen))
+    allowed = _cell_letters(tables, len(cells), deadline)
     return FillTables(cells, allowed, tuple(tables), not problem.rules.allow_repeats)
 
 
@@ -114,13 +125,13 @@ def set_bits(bitset: int, size: int) -> np.ndarray:
     return np.nonzero(np.unpackbits(as_bytes, bitorder="little")[:size])[0]
 
 
-def _cell_letters(tables: Sequence[LightTable], num_cells: int) -> tuple[tuple[int, ...], ...]:
+def _cell_letters(tables: Sequence[LightTable], num_cells: int, deadline: float) -> tuple[tuple[int, ...], ...]:
     """Per cell, the letters that every light through it can still place there."""
     allowed = [set(range(len(ALPHABET))) for _ in range(num_cells)]
     for table in tables:
-        columns = np.array(table.rows, dtype=np.int16).reshape(len(table.rows), table.length)
+        check_deadline(deadline)
         for pos, cell in enumerate(table.cells):
-            allowed[cell] &= set(np.unique(columns[:, pos]).tolist())
+            allowed[cell] &= set(np.unique(table.rows[:, pos]).tolist())
     return tuple(tuple(sorted(a)) for a in allowed)
 
 

@@ -15,14 +15,19 @@ Leaves out: running MiniZinc (`cpmodel/crossword/minizinc.py`,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from mobius.cpmodel.crossword.tables import FillTables
+from mobius.cpmodel.deadline import check_deadline
 from mobius.cpmodel.slider.board import SliderProblem
 from mobius.cpmodel.slider.timed import blank_vertex, step_table, tile_positions
 
 MODELS = {"crossword": "crossword.mzn", "slider": "slider.mzn"}
+# Table rows written between two looks at the deadline: one light of the
+# largest grids has tens of thousands.
+ROWS_PER_CHECK = 8192
 
 
 def model_text(family: str) -> str:
@@ -35,23 +40,37 @@ def _array(values: Iterable[object]) -> str:
 
 def _array2d(rows: Sequence[Sequence[int]]) -> str:
     """MiniZinc's 2-d literal: [| a, b | c, d |], one row a line."""
+    return _rows_literal([" " + ", ".join(map(str, row)) for row in rows])
+
+
+def _rows_literal(rows: Sequence[str]) -> str:
+    """The 2-d literal of rows already written out (" a, b" each, or runs of them joined by a new line and "|")."""
     if not rows:
         return "[| |]"
-    return "[|" + "\n |".join(" " + ", ".join(map(str, row)) for row in rows) + " |]"
+    return "[|" + "\n |".join(rows) + " |]"
 
 
 def _set(values: Iterable[int]) -> str:
     return "{" + ", ".join(map(str, values)) + "}"
 
 
-def crossword_dzn(tables: FillTables) -> str:
+def crossword_dzn(tables: FillTables, deadline: float = math.inf) -> str:
+    """The data of `tables`; DeadlineExceeded once `deadline` has passed (looked at every `ROWS_PER_CHECK` rows)."""
     max_len = max(t.length for t in tables.lights)
-    first, last, rows = [], [], []
+    first, last, chunks = [], [], []
+    n_rows = 0
     for table in tables.lights:
-        first.append(len(rows) + 1)
-        pad = [0] * (max_len - table.length)
-        rows.extend([word_id, *letters, *pad] for word_id, letters in zip(table.word_ids, table.rows))
-        last.append(len(rows))
+        first.append(n_rows + 1)
+        n_rows += len(table.word_ids)
+        last.append(n_rows)
+        pad = ", 0" * (max_len - table.length)
+        ids, rows = table.word_ids.tolist(), table.rows.tolist()
+        # A string per block of rows, not per row: a million small strings
+        # would take long to free when the deadline stops the writing.
+        for start in range(0, len(ids), ROWS_PER_CHECK):
+            check_deadline(deadline)
+            block = zip(ids[start:start + ROWS_PER_CHECK], rows[start:start + ROWS_PER_CHECK])
+            chunks.append("\n |".join(f" {word_id}, {', '.join(map(str, letters))}{pad}" for word_id, letters in block))
     light_cell = [[c + 1 for c in t.cells] + [0] * (max_len - t.length) for t in tables.lights]
     lines = [
         f"n_cells = {len(tables.cells)};",
@@ -62,8 +81,8 @@ def crossword_dzn(tables: FillTables) -> str:
         f"light_cell = {_array2d(light_cell)};",
         f"first = {_array(first)};",
         f"last = {_array(last)};",
-        f"n_rows = {len(rows)};",
-        f"rows = {_array2d(rows)};",
+        f"n_rows = {n_rows};",
+        f"rows = {_rows_literal(chunks)};",
         f"distinct = {'true' if tables.distinct else 'false'};",
     ]
     return "\n".join(lines) + "\n"

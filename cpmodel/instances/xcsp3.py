@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from mobius.cpmodel.crossword.problem import FillProblem
 from mobius.cpmodel.crossword.tables import FillTables
 from mobius.cpmodel.errors import InputError
@@ -50,9 +52,9 @@ def _document(comment: str, variables: list[str], constraints: list[str]) -> str
 
 def crossword_xcsp3(problem: FillProblem, tables: FillTables) -> str:
     variables = [f'    <var id="c{i}"> {_values(allowed)} </var>' for i, allowed in enumerate(tables.allowed)]
-    variables += [f'    <var id="w{i}"> {_values(t.word_ids)} </var>' for i, t in enumerate(tables.lights)]
+    variables += [f'    <var id="w{i}"> {_values(t.word_ids.tolist())} </var>' for i, t in enumerate(tables.lights)]
     constraints = [_extension([f"w{i}"] + [f"c{c}" for c in t.cells],
-                              ((word_id, *row) for word_id, row in zip(t.word_ids, t.rows)))
+                              np.column_stack([t.word_ids, t.rows]).tolist())
                    for i, t in enumerate(tables.lights)]
     if tables.distinct:
         constraints += [f"    <allDifferent> {' '.join(f'w{i}' for i in group)} </allDifferent>"

@@ -8,10 +8,10 @@ next tile) with the rows of `timed.step_table`, all-different per step, no
 undone moves, and the summed distances to the goal (element constraints)
 bounded by the moves left. Search: the blank's vertices in time order,
 smallest first, as the MiniZinc model asks of Gecode. Horizons as in
-`timed.solve_by_horizons`; Choco stops itself at what is left of the limit,
-each horizon in a forked child (`mobius.cpmodel.choco.run_choco`: killed on a
-Ctrl-C at once, and past the limit by a grace; out of memory is ERROR with a
-note).
+`timed.solve_by_horizons`; Choco stops itself at what is left of the limit
+once the model is posted, each horizon in a forked child
+(`mobius.cpmodel.choco.run_choco`: killed on a Ctrl-C at once, and at the
+deadline; out of memory is ERROR with a note).
 
 Why here and not in `benchmarks/`: the same model as the Gecode backend on
 another engine, a backend of the project.
@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from mobius.cpmodel.choco import choco_limit, choco_refusal, choco_stats, choco_status, run_choco
-from mobius.cpmodel.deadline import deadline_of
 from mobius.cpmodel.slider.board import SliderProblem
 from mobius.cpmodel.slider.timed import (
     DecideHorizon,
@@ -53,16 +52,17 @@ class ChocoSliderSolver(HorizonBackend):
     def decider(self, problem: SliderProblem, run: HorizonRun, seed: int) -> DecideHorizon:
         steps = [list(row) for row in step_table(problem)]
 
-        def decide(horizon: int, left: float | None) -> HorizonAnswer:
-            return run_choco(functools.partial(decide_in_child, problem, horizon, steps, left), deadline_of(left),
+        def decide(horizon: int, deadline: float) -> HorizonAnswer:
+            return run_choco(functools.partial(decide_in_child, problem, horizon, steps, deadline), deadline,
                              run.stats, run.notes)
 
         return decide
 
 
 def decide_in_child(problem: SliderProblem, horizon: int, steps: list[list[int]],
-                    left: float | None) -> tuple[Status, list[int] | None, dict[str, float]]:
-    """In the child (`run_choco`): a solution of exactly `horizon` moves, if any, and Choco's counters."""
+                    deadline: float) -> tuple[Status, list[int] | None, dict[str, float]]:
+    """In the child (`run_choco`): a solution of exactly `horizon` moves, if any, and Choco's counters;
+    Choco searches in what is left of `deadline` once the model is posted."""
     built = build_model(problem, horizon, steps)
     if built is None:
         return Status.UNSAT, None, {}
@@ -70,7 +70,7 @@ def decide_in_child(problem: SliderProblem, horizon: int, steps: list[list[int]]
     solver = model.get_solver()
     if horizon > 0:
         solver.set_input_order_lb_search(*blank[1:])
-    solution = solver.find_solution(time_limit=None if left is None else choco_limit(left))
+    solution = solver.find_solution(time_limit=choco_limit(deadline))
     stats = choco_stats(solver)
     status = choco_status(solver, solution is not None)
     if status is not Status.SOLVED:

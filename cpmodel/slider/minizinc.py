@@ -10,7 +10,7 @@ over increasing horizons (`timed.solve_by_horizons`: lower bound, then +2 by
 parity) rather than MiniZinc minimising the length, because a fixed T lets
 the pruning use T − t (moves left) as a constant, and the first feasible T
 is the optimum. Each horizon is one `minizinc --solver gecode` run, with
-what is left of the time limit, killed on overrun.
+what is left of the time limit, killed at the deadline.
 
 Why here and not in `benchmarks/`: it is the project's model in MiniZinc,
 a backend like `cpsat.py` (`mobius slider solve --solver gecode`).
@@ -48,11 +48,10 @@ class GecodeSliderSolver(HorizonBackend):
         program = find_minizinc(self.binary) or "minizinc"
         model = model_text("slider")
 
-        def decide(horizon: int, left: float | None) -> HorizonAnswer:
+        def decide(horizon: int, deadline: float) -> HorizonAnswer:
             answer = run_minizinc(program, MINIZINC_SOLVER, model + slider_dzn(problem, horizon),
-                                  time_limit=left, seed=seed)
-            for key in ("nodes", "failures"):
-                run.stats[key] = run.stats.get(key, 0) + int(answer.stats.get(key, 0))
+                                  deadline=deadline, seed=seed)
+            run.add(answer.stats, ("nodes", "failures", "killed_at_deadline"))
             if answer.error:
                 run.notes["minizinc"] = answer.error
             if answer.status is not Status.SOLVED:

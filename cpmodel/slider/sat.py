@@ -10,7 +10,9 @@ move undone at the next step. Only placements the CP-SAT model's distance
 pruning allows get a variable (`cpsat._tile_domains`/`_blank_domains`, so
 both models rule out the same ones). `SatSliderSolver` tries the horizons of
 `timed.solve_by_horizons` with CaDiCaL (default) or Glucose under the time
-limit. `cnf_comments` names every variable for the DIMACS writer.
+limit, each horizon encoded and solved in a child
+(`mobius.cpmodel.sat.solve_encoded`). `cnf_comments` names every variable
+for the DIMACS writer.
 
 Why here and not in `benchmarks/`: it is the project's model as clauses, a
 backend like `cpsat.py`.
@@ -23,11 +25,14 @@ solvers).
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from mobius.cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, sat_refusal, solve_cnf
+from mobius.cpmodel.deadline import check_deadline
+from mobius.cpmodel.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, Cnf, Encoded, sat_refusal, solve_encoded
 from mobius.cpmodel.slider.board import SliderProblem
 from mobius.cpmodel.slider.bounds import distance_bound
 from mobius.cpmodel.slider.cpsat import Tricks, _blank_domains, _tile_domains
@@ -45,7 +50,8 @@ class HorizonCnf:
     moves: tuple[dict[Move, int], ...]  # moves[t][(a, c)], t = 0…T−1
 
 
-def horizon_cnf(problem: SliderProblem, horizon: int) -> HorizonCnf:
+def horizon_cnf(problem: SliderProblem, horizon: int, deadline: float = math.inf) -> HorizonCnf:
+    """The formula; DeadlineExceeded once `deadline` has passed (looked at step by step)."""
     cnf = Cnf()
 
     def var() -> int:
@@ -60,8 +66,10 @@ def horizon_cnf(problem: SliderProblem, horizon: int) -> HorizonCnf:
                if c in b[t] and a in b[t + 1] and any((a, k) in x[t] and (c, k) in x[t + 1] for k in tile_domains[t])}
               for t in range(horizon))
     for t in range(horizon + 1):
+        check_deadline(deadline)
         _occupancy(cnf, x[t], b[t], problem.board.n)
     for t in range(horizon):
+        check_deadline(deadline)
         cnf.exactly_one(list(m[t].values()))
         _transition(cnf, x[t], x[t + 1], b[t], b[t + 1], m[t])
     for t in range(horizon - 1):
@@ -131,12 +139,15 @@ class SatSliderSolver(HorizonBackend):
         return sat_refusal()
 
     def decider(self, problem: SliderProblem, run: HorizonRun, seed: int) -> DecideHorizon:
-        def decide(horizon: int, left: float | None) -> HorizonAnswer:
-            encoded = horizon_cnf(problem, horizon)
-            answer = solve_cnf(encoded.cnf, self.solver, time_limit=left)
-            run.stats["conflicts"] = run.stats.get("conflicts", 0) + int(answer.stats.get("conflicts", 0))
-            if answer.status is not Status.SOLVED:
-                return answer.status, None
-            return Status.SOLVED, read_moves(encoded, answer.true_vars)
+        def decide(horizon: int, deadline: float) -> HorizonAnswer:
+            answer = solve_encoded(functools.partial(_encoded, problem, horizon), self.solver, deadline=deadline)
+            run.add(answer.stats, ("conflicts", "killed_at_deadline"))
+            return answer.status, answer.value if answer.status is Status.SOLVED else None
 
         return decide
+
+
+def _encoded(problem: SliderProblem, horizon: int, deadline: float) -> Encoded[list[int]]:
+    """The formula of exactly `horizon` moves, read back as the blank's moves."""
+    encoded = horizon_cnf(problem, horizon, deadline)
+    return Encoded(encoded.cnf, functools.partial(read_moves, encoded))

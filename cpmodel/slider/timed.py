@@ -9,7 +9,10 @@ as domains), `horizons` (the lengths to try: from
 parity) and `solve_by_horizons`, the loop shared by the three backends: the
 group test first (an unreachable goal is UNSAT at once), then "exactly T
 moves" for each horizon in turn, the first feasible one being optimal —
-the argument of `cpsat.py`, whose bounds it reuses.
+the argument of `cpsat.py`, whose bounds it reuses. One deadline bounds the
+loop: each horizon's backend gets it (and may raise `DeadlineExceeded` while
+encoding), and an answer that comes after it (`deadline.too_late`) is
+TIMEOUT.
 
 Leaves out: any solver (each backend decides one horizon), several blanks
 (the CP-SAT model has them) and the CP-SAT model itself.
@@ -18,9 +21,10 @@ Leaves out: any solver (each backend decides one horizon), several blanks
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from mobius.cpmodel.deadline import DeadlineExceeded, check_deadline, deadline_of, too_late
 from mobius.cpmodel.slider.board import BLANK, SliderProblem
 from mobius.cpmodel.slider.bounds import arrangement_count, distance_bound, horizon_parity
 from mobius.cpmodel.slider.group import is_reachable
@@ -77,7 +81,8 @@ def horizons(problem: SliderProblem, last: int) -> Iterator[int]:
 # What a backend answers for one horizon: SOLVED with the blank's vertices
 # (one per move), UNSAT (no solution of exactly that length), TIMEOUT or ERROR.
 HorizonAnswer = tuple[Status, list[int] | None]
-DecideHorizon = Callable[[int, float | None], HorizonAnswer]  # (horizon, seconds left or None)
+# (horizon, deadline as a time.perf_counter() value, inf: none); may raise DeadlineExceeded.
+DecideHorizon = Callable[[int, float], HorizonAnswer]
 
 
 @dataclass
@@ -87,12 +92,18 @@ class HorizonRun:
     stats: dict[str, int | float] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
 
+    def add(self, counts: Mapping[str, int | float], keys: Iterable[str]) -> None:
+        """Add the counters `keys` of one horizon's run to the totals (a key it lacks adds nothing)."""
+        for key in keys:
+            if key in counts:
+                self.stats[key] = self.stats.get(key, 0) + int(counts[key])
+
 
 def solve_by_horizons(problem: SliderProblem, name: str, decide: DecideHorizon, *,
                       time_limit: float | None, max_horizon: int | None, run: HorizonRun) -> SolveResult:
     """The optimal solution, trying `decide` on each horizon in turn."""
     started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
+    deadline = deadline_of(time_limit)
     run.stats.update(lower_bound=distance_bound(problem), horizons_tried=0)
 
     def result(status: Status, moves: list[int] | None = None) -> SolveResult:
@@ -106,11 +117,16 @@ def solve_by_horizons(problem: SliderProblem, name: str, decide: DecideHorizon, 
     proof_bound = arrangement_count(problem) - 1
     last = proof_bound if max_horizon is None else min(max_horizon, proof_bound)
     for horizon in horizons(problem, last):
-        left = None if deadline is None else deadline - time.perf_counter()
-        if left is not None and left <= 0:
+        try:
+            check_deadline(deadline)
+            status, moves = decide(horizon, deadline)
+        except DeadlineExceeded:
             return result(Status.TIMEOUT)
-        status, moves = decide(horizon, left)
         run.stats["horizons_tried"] += 1
+        if status in (Status.SOLVED, Status.UNSAT) and too_late(deadline):
+            # An answer after the limit is no answer within it.
+            run.stats["answered_after_limit"] = 1
+            return result(Status.TIMEOUT)
         if status is Status.SOLVED:
             run.stats["horizon"] = horizon
             return result(Status.SOLVED, moves)

@@ -105,6 +105,21 @@ def test_fill_exit_3_on_timeout(tmp_path: Path) -> None:
     assert json.loads(out.stdout)["status"] == "TIMEOUT"
 
 
+@pytest.mark.parametrize("solver", ["reference", "cpsat"])
+def test_a_timeout_says_in_one_line_what_to_try(tmp_path: Path, solver: str) -> None:
+    grid = tmp_path / "grid.txt"
+    grid.write_text("surface: torus\n" + "......\n" * 6)
+    out = mobius("crossword", "fill", grid, "--dict", "en", "--solver", solver, "--time-limit", "0.001")
+    assert out.returncode == 3 and out.stdout.startswith("TIMEOUT"), out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and "a longer --time-limit than 0.001 s" in lines[0]
+    # CP-SAT is the solver that can prove a grid has no fill: suggested unless it is the one that ran.
+    assert ("--solver cpsat" in lines[0]) is (solver != "cpsat")
+    answer = json.loads(mobius("crossword", "fill", grid, "--dict", "en", "--solver", solver,
+                               "--time-limit", "0.001", "--json").stdout)
+    assert answer["note"] == lines[0]
+
+
 def test_fill_bad_dictionary_is_exit_2(tmp_path: Path) -> None:
     out = mobius("crossword", "fill", EXAMPLE, "--dict", tmp_path / "missing.txt")
     assert out.returncode == 2 and "missing.txt" in out.stderr and "Traceback" not in out.stderr
