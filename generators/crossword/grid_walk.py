@@ -20,7 +20,9 @@ others are left.
 
 Its public face: `next_grid` hands a grid to an attempt, `accepted`,
 `clashed` and `failed` tell it how the attempt ended, and `current`,
-`fills`, `retired`, `exhausted`, `drawn` and `waiting` read its state.
+`fills`, `retired`, `exhausted`, `drawn` and `waiting` read its state. A
+grid drawn for fill that did not fill is tried once more, with another
+seed, by the same puzzle's next attempt (`ANNEALED_TRIES`).
 
 Leaves out: the words (`word_policy`), the budget and seeds of a job and
 judging puzzles (`crossword/plan.py`), drawing grids (`pattern_space.py`).
@@ -34,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 
 from mobius.generators.crossword.fill_estimate import FillEstimate
-from mobius.generators.crossword.pattern_rules import PatternSpec, by_model
+from mobius.generators.crossword.pattern_rules import PatternSpec, annealed
 from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey
 
 # Why each value: benchmarks/RESULTS.md, "Figures behind constants".
@@ -49,6 +51,10 @@ HOPELESS_LOG_FILLS = 8.0
 # space with room for MIN_ROOM grids per puzzle or more in the pack's lane moves on by more than one.
 MAX_WINDOW = 8
 MIN_ROOM = 5
+# Tries a grid drawn for fill (`pattern_rules.annealed`) gets, each with another seed, before the walk
+# moves on: such a draw costs more than a failed fill, and a fill's cost has a heavy tail, so another
+# seed on the same grid is the cheaper way on (benchmarks/RESULTS.md, "Grids drawn for fill").
+ANNEALED_TRIES = 2
 # Draws the walk may spend looking for an easy grid before it takes its best hard one: about what a
 # failed fill costs.
 DRAW_PATIENCE = 32
@@ -64,9 +70,9 @@ def window_of(survey: PatternSurvey, pattern_spec: PatternSpec, count: int) -> i
     """Grids each attempt moves the walk on by: a space with room for many more grids than
     the pack needs lets each attempt choose among several."""
     room = survey.estimate() // (PATTERN_LANES * count)
-    # Where a draw is a CP-SAT solve aimed at the fill (`pattern_rules.by_model`), the walk takes the
-    # grids as they come: a draw costs about what a failed fill does.
-    return min(MAX_WINDOW, room) if room >= MIN_ROOM and not by_model(pattern_spec) else 1
+    # Where a draw is annealed for the fill (`pattern_rules.annealed`), the walk takes the grids as they
+    # come: a draw costs about what a failed fill does.
+    return min(MAX_WINDOW, room) if room >= MIN_ROOM and not annealed(pattern_spec) else 1
 
 
 class GridWalk:
@@ -89,6 +95,7 @@ class GridWalk:
         self._retired: set[str] = set()
         self._pending: dict[int, str] = {}  # index -> the grid of its current attempt
         self._tried: dict[int, set[str]] = {}
+        self._retry: dict[int, str] = {}  # index -> the grid its next attempt tries again, with another seed
         self._reused = False
 
     # -- reading ------------------------------------------------------------------------
@@ -126,7 +133,7 @@ class GridWalk:
         """The grid of the next attempt of `index`: with `again`, the one it has (its
         fill is to be mended); else the next of the walk (`_choose`). None: none is left.
         `barred`: the words the puzzle may not use, which make a grid harder."""
-        key = self._pending.get(index) if again else None
+        key = self._pending.get(index) if again else self._retry.pop(index, None)
         if key is None:
             key = self._choose(index, barred)
             if key is None:
@@ -171,9 +178,9 @@ class GridWalk:
 
     def _leave_dry_lane(self) -> None:
         """In a space with little room, once a grid has filled: stop drawing and let the grids of the
-        other lanes follow (see `DRY_LANE_DRAWS`); a large space or one whose draws are CP-SAT solves
+        other lanes follow (see `DRY_LANE_DRAWS`); a large space or one whose draws are annealed
         keeps drawing, as no grid has filled yet."""
-        if self.survey.complete or self.window > 1 or by_model(self.survey.spec) or not any(self._fills.values()):
+        if self.survey.complete or self.window > 1 or annealed(self.survey.spec) or not any(self._fills.values()):
             return
         self._note(f"the pack's share of the grids ran dry after {self.survey.draws:,} draws ({DRY_LANE_DRAWS} "
                    "in a row without a grid likely to fill): the other shares' grids follow")
@@ -227,8 +234,12 @@ class GridWalk:
         self._fills[self._pending[index]] += 1
 
     def failed(self, index: int, *, proven: bool) -> None:
-        """The attempt of `index` found no fill (`proven`: none exists); its grid may retire."""
+        """The attempt of `index` found no fill (`proven`: none exists); its grid may retire, or, drawn for
+        fill and not yet tried `ANNEALED_TRIES` times, be tried again by the next attempt of `index`."""
         key = self._pending.pop(index)
         self._failures[key] += 1
-        if proven or self._failures[key] > self._fills[key] // RETIRE_RATIO + (self._fills[key] > 0):
+        if not proven and annealed(self.survey.spec) and not self._fills[key] \
+                and self._failures[key] < ANNEALED_TRIES:
+            self._retry[index] = key
+        elif proven or self._failures[key] > self._fills[key] // RETIRE_RATIO + (self._fills[key] > 0):
             self._retired.add(key)

@@ -62,6 +62,11 @@ from mobius.generators.crossword.worst_answer import WorstAnswer, floored, raise
 # bytes — never depend on its speed or load (the wall-clock --time-limit stays as a backstop); a grid
 # that fails costs the whole budget, so a failure is cut short and the plan moves on to another grid.
 DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 1000), "cpsat": ("deterministic_time", 5.0)}
+# The reference solver's budget is set for the 11×5 strip's cells; a grid of more cells gets it times the
+# square of their ratio (a 15×15 about 17,000 backtracks, a 21×21 about 64,000): a search's dead ends
+# grow with the lights and with how far back a wrong word sits. What a fill costs at each budget, and how
+# often it fills: benchmarks/RESULTS.md, "Grids drawn for fill".
+BUDGET_CELLS = 55
 # A maximising CP-SAT fill (`--solver cpsat:maximize=true`), unless the spec says otherwise: first-fail
 # on the letters, so the search is a branch and bound from the first fill, within a fifth of the plain
 # budget. With one worker CP-SAT runs none of its LNS, and its own objective-led search found no fill of
@@ -186,6 +191,8 @@ class CrosswordPackSpec:
             options = {**CPSAT_IN_PACK, **(MAXIMIZE_OPTIONS if maximizing else {}), **options}
         if name in DETERMINISTIC_BUDGETS:
             key, value = DETERMINISTIC_BUDGETS[name]
+            if name in SHARED_BUDGETS:
+                value = round(value * max(1.0, self.width * self.height / BUDGET_CELLS) ** 2)
             options.setdefault(key, str(value))
             if share < 1.0 and name in SHARED_BUDGETS:
                 kind = type(value)

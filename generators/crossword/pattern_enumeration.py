@@ -21,8 +21,7 @@ surface, followed through the glue, from `find_runs` on the blank grid:
   too short are gone; on the plane, exactly it);
 - at most max_block_squares 2×2 squares of blocks.
 
-`pattern_model(spec)` is that model, which the American generator
-(`generators/crossword/american.py`) also builds on; `word_starts` and `block_squares`
+`pattern_model(spec)` is that model; `word_starts` and `block_squares`
 give it their indicators.
 
 That is a relaxation of the rules (connectivity, the short-light share and
@@ -45,7 +44,7 @@ from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from mobius.cpmodel.solver import cpsat_solver
 from mobius.cpmodel.crossword.lights import DIRECTIONS, find_runs
 from mobius.cpmodel.surface import Cell, step, surface
-from mobius.generators.crossword.pattern_rules import AXES, PatternSpec, by_model, density_bounds, symmetric_cell
+from mobius.generators.crossword.pattern_rules import AXES, PatternSpec, annealed, density_bounds, symmetric_cell
 from mobius.generators.crossword.pattern_search import pattern_problem
 
 # Rectangles a space may have to count as small: about a second of
@@ -54,9 +53,9 @@ ENUMERATION_CAP = 4000
 # CP-SAT deterministic time for one enumeration: spaces that take longer are
 # sampled, so a large space costs little before the pack starts.
 ENUMERATION_TIME = 4.0
-# Cells from which a word-capped spec (`pattern_rules.by_model`) is taken for a
+# Cells from which a word-capped spec (`pattern_rules.annealed`) is taken for a
 # large space without listing: from 11×11 up, listing only reaches ENUMERATION_CAP.
-MODEL_LISTED_CELLS = 121
+CAPPED_LISTED_CELLS = 121
 
 
 class _Collect(cp_model.CpSolverSolutionCallback):
@@ -77,8 +76,8 @@ class _Collect(cp_model.CpSolverSolutionCallback):
 def enumerate_patterns(spec: PatternSpec) -> list[Grid] | None:
     """All patterns satisfying `spec`, sorted by their rows; None if there
     are too many rectangles to list (or the spec is barred, or word-capped
-    and of MODEL_LISTED_CELLS or more)."""
-    if spec.style != "blocks" or (by_model(spec) and spec.width * spec.height >= MODEL_LISTED_CELLS):
+    and of CAPPED_LISTED_CELLS or more)."""
+    if spec.style != "blocks" or (annealed(spec) and spec.width * spec.height >= CAPPED_LISTED_CELLS):
         return None
     w, h = spec.width, spec.height
     model, blocks = pattern_model(spec)

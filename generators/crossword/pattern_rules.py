@@ -3,7 +3,7 @@
 Covers: `PatternSpec` (size, surface and the rules a pattern must keep), the
 definitions the generators and the checker share (`symmetric_cell`,
 `density_bounds`, `length_ok`) and which generator a spec takes
-(`by_model`). The rules:
+(`annealed`). The rules:
 - symmetric under a symmetry of the unfolded rectangle: "rot180"
   ((x, y) → (W−1−x, H−1−y), the default: it maps every glue to itself, so a
   symmetric rectangle is a symmetric surface), "mirror" (x → W−1−x) or "none";
@@ -32,8 +32,8 @@ The American defaults of plane packs (which of these rules, and their
 values by size) are in `generators/crossword/american.py`.
 
 Leaves out: generating patterns (`patterns.py`, the front door;
-`pattern_search.py`, the constructive search; `american.py`, the CP-SAT
-generator of word-capped grids), checking them independently
+`pattern_search.py`, the constructive search; `pattern_anneal.py`, which
+anneals word-capped grids for fill), checking them independently
 (`pattern_check.py`), the canonical form, counting and the per-seed walk
 (`pattern_space.py`), words and fills.
 """
@@ -185,8 +185,8 @@ def length_ok(length: int, spec: PatternSpec) -> bool:
     return length >= spec.min_length or (length == 1 and not spec.checked)
 
 
-def by_model(spec: PatternSpec) -> bool:
-    """Whether patterns of `spec` come from the CP-SAT generator of
-    `american.py` rather than the search here: block patterns with a word
-    cap, which is met well only by placing every block with the others in view."""
+def annealed(spec: PatternSpec) -> bool:
+    """Whether patterns of `spec` are annealed for fill after the search (`pattern_anneal.py`): word-capped
+    block patterns, the American grids, whose fill depends most on where the blocks stand. A draw then costs
+    a fraction of a second to a few seconds, against milliseconds for the search alone."""
     return spec.max_words is not None and spec.style == "blocks"

@@ -28,9 +28,9 @@ more; one that gets stuck or fails is abandoned and a fresh one started, at
 most `MAX_ATTEMPTS` times, all driven by one `random.Random(seed)`.
 
 
-Leaves out: the rules and their spec (`pattern_rules.py`), word-capped
-block grids (`american.py`'s CP-SAT generator; `patterns.py` chooses),
-words and fills, clue numbering (`mobius.cpmodel.crossword.lights`), rendering, and
+Leaves out: the rules and their spec (`pattern_rules.py`), annealing
+word-capped block grids for fill (`pattern_anneal.py`; `patterns.py` runs
+both), words and fills, clue numbering (`mobius.cpmodel.crossword.lights`), rendering, and
 the surface geometry itself (asked of `mobius.cpmodel.surface`).
 """
 

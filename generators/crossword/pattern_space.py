@@ -55,7 +55,7 @@ from mobius.cpmodel.crossword.grid import Grid
 from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
 from mobius.cpmodel.surface import Surface, step, surface
 from mobius.generators.crossword.pattern_enumeration import enumerate_patterns
-from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec, by_model
+from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec, annealed
 from mobius.generators.crossword.patterns import generate_pattern
 
 if TYPE_CHECKING:
@@ -77,11 +77,11 @@ SATURATION_DRAWS = 150
 # then do beside the fills instead of the main process doing it between them.
 DRAWS_AHEAD = 128
 DRAW_BATCH = 16
-# The same where a draw is a CP-SAT solve (`pattern_rules.by_model`, about a
-# second for a 15×15 grid against milliseconds): enough to keep two workers
-# drawing beside the fills without drawing far past the pack's end.
-MODEL_DRAWS_AHEAD = 8
-MODEL_DRAW_BATCH = 2
+# The same where a draw is annealed (`pattern_rules.annealed`, about a second for
+# a 15×15 grid against milliseconds): enough to keep two workers drawing beside
+# the fills without drawing far past the pack's end.
+ANNEALED_DRAWS_AHEAD = 8
+ANNEALED_DRAW_BATCH = 2
 # The most draws a survey makes in all: a bound for rules that the generator
 # meets only rarely (it then reports what it found).
 MAX_DRAWS = 20_000
@@ -239,9 +239,12 @@ class PatternSurvey:
                  runner: Executor | None = None) -> None:
         self.spec, self.seed, self.draw_seed = spec, seed, draw_seed
         self.runner = runner  # where draws run ahead of the walk; None: here, when needed
-        # draws kept running ahead, in tasks of `batch`: fewer where a draw costs a CP-SAT solve
-        self.draws_ahead, self.batch = (MODEL_DRAWS_AHEAD, MODEL_DRAW_BATCH) if by_model(spec) else \
+        # draws kept running ahead, in tasks of `batch`: fewer where a draw is annealed
+        self.draws_ahead, self.batch = (ANNEALED_DRAWS_AHEAD, ANNEALED_DRAW_BATCH) if annealed(spec) else \
             (DRAWS_AHEAD, DRAW_BATCH)
+        # An annealed draw costs a second and is another grid almost every time: each one is taken,
+        # whatever its lane (lanes keep packs of other seeds apart in spaces a pack can use up).
+        self.lanes = not annealed(spec)
         self.ahead: deque[Any] = deque()  # handles of batches of draws started, in order
         self.started = 0  # draws started ahead
         self.drawn: deque[Grid | str] = deque()  # draws finished and not yet taken
@@ -311,12 +314,12 @@ class PatternSurvey:
             return
         self.since_new = 0
         self.grids[key] = grid
-        (self.order if lane_of(key) == self.lane else self.others).append(key)
+        (self.order if lane_of(key) == self.lane or not self.lanes else self.others).append(key)
 
     def _next_draw(self) -> Grid | str:
         """Draw number `self.draws`: its grid, or why the generator found none.
         With a runner, DRAWS_AHEAD draws are kept running there in batches of
-        DRAW_BATCH (or the MODEL_ values), so the walk seldom waits; every draw is a function of its
+        DRAW_BATCH (or the ANNEALED_ values), so the walk seldom waits; every draw is a function of its
         number alone, so where it ran changes nothing."""
         if self.runner is None:
             return draw_patterns(self.spec, [self.draw_seed(self.draws)])[0]

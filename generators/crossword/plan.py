@@ -45,7 +45,7 @@ from mobius.generators.crossword.grid_walk import GridWalk, window_of
 from mobius.generators.pack import PackError, derive_seed
 from mobius.generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
-from mobius.generators.crossword.pattern_rules import PatternSpec
+from mobius.generators.crossword.pattern_rules import PatternSpec, annealed
 from mobius.generators.crossword.quality import pack_quality
 from mobius.generators.crossword.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
                                     widen_policy)
@@ -149,6 +149,9 @@ class CrosswordPlan:
     def _space_notes(self) -> list[str]:
         spec, survey = self.spec, self.survey
         shape = f"{spec.width}x{spec.height} {spec.surface}"
+        if not survey.exact and not survey.lanes:
+            return [f"the {shape} grids are drawn for fill, a new one for each attempt ({survey.draws} drawn so "
+                    f"far, {survey.found} distinct)"]
         if not survey.exact:
             estimate = survey.estimate()
             return [f"the {shape} rules allow about {estimate:,} distinct grid{'s' if estimate != 1 else ''} or more "
@@ -177,8 +180,10 @@ class CrosswordPlan:
             self.why_not[index] = f"no grid the rules allow could be filled from {self.spec.word_use().source}"
             return None
         # A small space needs every grid that fills at all; a large one has others to try, even late in
-        # a pack when they are grids that filled before.
-        share = 1.0 if self.survey.exact or attempt >= FULL_BUDGET_AFTER else FIRST_TRY_SHARE
+        # a pack when they are grids that filled before — but not where a grid costs about what its
+        # whole fill budget does (annealed draws).
+        cheap_grids = not (self.survey.exact or annealed(self.survey.spec))
+        share = FIRST_TRY_SHARE if cheap_grids and attempt < FULL_BUDGET_AFTER else 1.0
         relaxed = attempt >= RELAX_AFTER
         job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
                            index % SHARES, self.ledger.forbidden(index, True) if relaxed else barred,
