@@ -233,11 +233,13 @@ def crossword_command(
         help="Backtracks per puzzle spent raising its lowest-scored answer, proving the best where they "
              "suffice (default 16,000); 0 for none.")] = None,
     symmetry: Annotated[Optional[str], typer.Option(
-        "--symmetry", help="Block symmetry of the unfolded rectangle: none, rot180 or mirror (far fewer grids); "
-                           "default rot180 on the plane, none elsewhere.")] = None,
+        "--symmetry", help="Block symmetry of the unfolded rectangle: none, rot180, mirror, diagonal (square "
+                           "plane grids) or any (one of those); default on the plane any for minis up to 8x8, "
+                           "rot180 above, none elsewhere.")] = None,
     max_words: Annotated[Optional[int], typer.Option(
         "--max-words", min=1, max=1250, help="Most words a grid may have (default on the plane: 78 on 15x15, "
-                                             "scaled by area, by width + height on small grids; none elsewhere).")] = None,
+                                             "140 on 21x21, scaled by area, by width + height on small grids, none "
+                                             "on minis up to 8x8; none elsewhere).")] = None,
     max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=-1, max=50,
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0, max=50,

@@ -273,14 +273,15 @@ class CrosswordPackSpec:
 
     def pattern_spec(self) -> PatternSpec:
         rules: dict[str, Any] = {"symmetry": "none", "density": self.density,
-                                 "max_length": max(self.width, self.height)}
+                                 "max_length": max(self.width, self.height), "max_short_share": self.max_three_share,
+                                 "allow_clutter": False}
         if self.american:
             rules.update(american_rules(self.width, self.height))
         given = {"symmetry": self.symmetry, "max_length": self.max_length, "max_words": self.max_words}
         rules.update((name, value) for name, value in given.items() if value)
         return PatternSpec(self.width, self.height, self.surface, min_length=self.min_length, checked=self.checked,
                            max_seam_crossings=self.max_seam_crossings, min_seam_lights=self.seam_lights,
-                           max_short_share=self.max_three_share, allow_clutter=False, **rules)
+                           **rules)
 
     @property
     def level(self) -> Level:

@@ -26,8 +26,9 @@ any surface works: lights of `min_length` or more (runs of one cell allowed
 when cells need not be checked), none longer than `max_length`, no cyclic
 light unless allowed, at most `max_seam_crossings` seam crossings a light
 and at least `min_seam_lights` lights across a seam, the density range, the
-word cap, the share of short lights, clutter, 2×2 squares of blocks, and
-white cells connected through the glue. The kernel is compiled with numba;
+word cap, the share of short lights, clutter, 2×2 squares of blocks, white
+cells connected through the glue, and on the plane no row or column all
+blocks. The symmetry is one concrete symmetry (the caller resolves "any"). The kernel is compiled with numba;
 `rule_violations` reads its count for tests. A grid it returns is checked
 once more by `pattern_search.pattern_problem`.
 
@@ -49,7 +50,8 @@ from mobius.cpmodel.crossword.lights import ACROSS, DOWN, find_runs
 from mobius.cpmodel.surface import surface
 from mobius.generators.crossword.fill_estimate import FillEstimate
 from mobius.generators.crossword.pattern_layout import layout_of
-from mobius.generators.crossword.pattern_rules import SHORT_LIGHT, PatternSpec, density_bounds
+from mobius.generators.crossword.pattern_rules import SHORT_LIGHT, PatternSpec, density_bounds, with_symmetry
+from mobius.generators.crossword.pattern_search import grid_symmetry
 
 # The list whose letter statistics every pattern is annealed by, at the packs' default floor.
 FILL_MODEL_LIST = "en"
@@ -175,11 +177,12 @@ class _Limits:
     clutter_allowed: bool
     width: int
     height: int
+    plane: bool  # no row or column all blocks
 
     def as_tuple(self) -> tuple:
         return (self.min_length, self.checked, self.max_length, self.allow_cyclic, self.max_crossings,
                 self.min_seam_lights, self.low, self.high, self.max_words, self.max_squares, self.short_share,
-                self.clutter_allowed, self.width, self.height)
+                self.clutter_allowed, self.width, self.height, self.plane)
 
 
 def _limits(spec: PatternSpec) -> _Limits:
@@ -188,7 +191,7 @@ def _limits(spec: PatternSpec) -> _Limits:
     return _Limits(spec.min_length, spec.checked, off(spec.max_length), spec.allow_cyclic,
                    off(spec.max_seam_crossings), spec.min_seam_lights, low, high, off(spec.max_words),
                    off(spec.max_block_squares), 2.0 if spec.max_short_share is None else spec.max_short_share,
-                   spec.allow_clutter, spec.width, spec.height)
+                   spec.allow_clutter, spec.width, spec.height, surface(spec.surface).name == "plane")
 
 
 # --- the kernel ---------------------------------------------------------------------------
@@ -198,8 +201,8 @@ def _runs(blocks, cells, start, axis, cyclic, crosses, limits, length, position,
     """Walk every track: per axis and cell, the length of the light through it (0 where none) and its position
     there; (violations, words, short words, lights across a seam) of the runs. A run on a closed track starts
     after a block, as `find_runs` reads it; a closed track with no block is one cyclic run."""
-    (min_length, checked, max_length, allow_cyclic, max_crossings, _, _, _, _, _, _, clutter_allowed, _,
-     _) = limits
+    (min_length, checked, max_length, allow_cyclic, max_crossings, _, _, _, _, _, _, clutter_allowed, _, _,
+     plane) = limits
     violations = 0
     words = 0
     short = 0
@@ -223,6 +226,7 @@ def _runs(blocks, cells, start, axis, cyclic, crosses, limits, length, position,
                     violations += 1
         track_lights = 0
         track_longest = 0
+        whites = 0
         k = 0
         while k < n:
             i = (begin + k) % n
@@ -234,6 +238,7 @@ def _runs(blocks, cells, start, axis, cyclic, crosses, limits, length, position,
             while k + m < n and not blocks[cells[first + (begin + k + m) % n]]:
                 scratch[m] = (begin + k + m) % n
                 m += 1
+            whites += m
             seams = 0
             for q in range(m - 1 + loop):
                 seams += crosses[first + scratch[q]]
@@ -258,6 +263,8 @@ def _runs(blocks, cells, start, axis, cyclic, crosses, limits, length, position,
                 position[a, c] = q
             k += m
         if not clutter_allowed and track_lights > 1 and track_longest <= SHORT_LIGHT:
+            violations += 1
+        if plane and whites == 0:
             violations += 1
     return violations, words, short, seam_lights
 
@@ -341,7 +348,7 @@ def _open_squares(blocks, width, height):
 def _judge(blocks, cells, start, axis, cyclic, crosses, neighbours, limits, log_supply, log_agree, square_cost,
            length, position, scratch, stack, seen):
     """(violations of the rules, ln E) of `blocks`."""
-    (_, _, _, _, _, min_seam_lights, low, high, max_words, max_squares, short_share, _, width, height) = limits
+    (_, _, _, _, _, min_seam_lights, low, high, max_words, max_squares, short_share, _, width, height, _) = limits
     violations, words, short, seam_lights = _runs(blocks, cells, start, axis, cyclic, crosses, limits, length,
                                                   position, scratch)
     count = 0
@@ -426,7 +433,7 @@ def _kernel_inputs(spec: PatternSpec) -> tuple[_Tracks, tuple, FillModel]:
 
 def rule_violations(grid: Grid, spec: PatternSpec) -> tuple[int, float]:
     """(the number of rules the kernel finds `grid` breaking, its ln E by the default model): 0 exactly when
-    `pattern_search.pattern_problem` finds none, for block patterns."""
+    `pattern_search.pattern_problem` finds none, for block patterns keeping the spec's (concrete) symmetry."""
     tracks, limits, model = _kernel_inputs(spec)
     n = spec.width * spec.height
     violations, score = _judge(_blocks(grid), tracks.cells, tracks.start, tracks.axis, tracks.cyclic, tracks.crosses,
@@ -438,8 +445,12 @@ def rule_violations(grid: Grid, spec: PatternSpec) -> tuple[int, float]:
 
 
 def anneal_pattern(grid: Grid, spec: PatternSpec, seed: int) -> Grid:
-    """`grid` (a block pattern keeping every rule of `spec`) annealed towards a higher ln E; the same grid for
-    the same inputs."""
+    """`grid` (a block pattern keeping every rule of `spec`) annealed towards a higher ln E, keeping the
+    symmetry it has (one of the spec's); the same grid for the same inputs."""
+    kept = grid_symmetry(grid, spec)
+    if kept is None:
+        raise ValueError(f"the grid to anneal is not {spec.symmetry} symmetric")
+    spec = with_symmetry(spec, kept)
     tracks, limits, model = _kernel_inputs(spec)
     best, _ = _anneal(_blocks(grid), tracks.cells, tracks.start, tracks.axis, tracks.cyclic, tracks.crosses,
                       tracks.image, tracks.neighbours, limits, model.log_supply, model.log_agree,

@@ -3,10 +3,10 @@
 Covers: `check_pattern(grid, spec)`, every rule of the spec that the grid
 breaks, one message each, prefixed by the rule ("size:", "style:",
 "symmetry:", "length:", "checked:", "connected:", "cyclic:", "seams:",
-"seam-lights:", "short:", "clutter:", "density:", "words:", "clumps:"). It reads the finished
+"seam-lights:", "short:", "clutter:", "density:", "words:", "clumps:", "edges:"). It reads the finished
 grid's runs and lights from `mobius.cpmodel.crossword.lights` and its glue from
 `mobius.cpmodel.surface`, and shares no bookkeeping with the generators
-(`pattern_search.py`, `american.py`; only the spec and its definitions, from
+(`pattern_search.py`, `pattern_anneal.py`; only the spec and its definitions, from
 `pattern_rules.py`), as `cpmodel/crossword/verify.py` does for fills.
 
 Leaves out: generating patterns, and whether two patterns are the same grid
@@ -21,7 +21,8 @@ from itertools import pairwise
 from mobius.cpmodel.crossword.grid import WHITE, Grid
 from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN, Light, find_lights, find_runs
 from mobius.cpmodel.surface import Cell, step, surface
-from mobius.generators.crossword.pattern_rules import SHORT_LIGHT, PatternSpec, density_bounds, symmetric_cell
+from mobius.generators.crossword.pattern_rules import (SHORT_LIGHT, PatternSpec, concrete_symmetries, density_bounds,
+                                                      symmetric_cell)
 
 _AXES = (ACROSS, DOWN)
 _Runs = dict[str, list[tuple[tuple[Cell, ...], int, bool]]]  # find_runs per direction
@@ -35,7 +36,7 @@ def check_pattern(grid: Grid, spec: PatternSpec) -> list[str]:
             *_check_lengths(runs, spec), *_check_checked(grid, spec), *_check_connected(grid, runs),
             *_check_loops(runs, spec), *_check_seams(runs, spec), *_check_seam_lights(lights, spec),
             *_check_short(lights, spec), *_check_clutter(grid, lights, spec), *_check_density(grid, spec),
-            *_check_words(lights, spec), *_check_clumps(grid, spec)]
+            *_check_words(lights, spec), *_check_clumps(grid, spec), *_check_edges(grid)]
 
 
 def _check_size(grid: Grid, spec: PatternSpec) -> list[str]:
@@ -71,18 +72,25 @@ def _check_style(grid: Grid, spec: PatternSpec) -> list[str]:
 
 
 def _check_symmetry(grid: Grid, spec: PatternSpec) -> list[str]:
+    """The problems of the spec's one symmetry, or, under "any", of the first of its concrete symmetries
+    if the grid keeps none of them."""
+    found = [_symmetry_problems(grid, symmetry) for symmetry in concrete_symmetries(spec)]
+    return [] if any(not problems for problems in found) else found[0]
+
+
+def _symmetry_problems(grid: Grid, symmetry: str) -> list[str]:
     def image(cell: Cell) -> Cell:
-        return symmetric_cell(spec.symmetry, grid.width, grid.height, cell)
+        return symmetric_cell(symmetry, grid.width, grid.height, cell)
 
     problems = []
     odd_blocks = sorted((c for c in grid.blocks if not grid.is_block(image(c))), key=lambda c: (c[1], c[0]))
     if odd_blocks:
-        problems.append(f"symmetry: blocks at {odd_blocks} have no {spec.symmetry} image")
+        problems.append(f"symmetry: blocks at {odd_blocks} have no {symmetry} image")
     real, _ = _real_bars(grid)
     bar_set = {(frozenset((a, b)), name, seam) for a, name, b, seam in real}
     odd_bars = [a for a, name, b, seam in real if (frozenset((image(a), image(b))), name, seam) not in bar_set]
     if odd_bars:
-        problems.append(f"symmetry: bars owned by {odd_bars} have no {spec.symmetry} image")
+        problems.append(f"symmetry: bars owned by {odd_bars} have no {symmetry} image")
     return problems
 
 
@@ -172,6 +180,15 @@ def _check_clutter(grid: Grid, lights: tuple[Light, ...], spec: PatternSpec) -> 
             f"letters ({', '.join(str(light.length) for light in group)})"
             for (name, _), group in sorted(per_line.items())
             if len(group) > 1 and max(light.length for light in group) <= SHORT_LIGHT]
+
+
+def _check_edges(grid: Grid) -> list[str]:
+    """On the plane, a row or column all blocks."""
+    if grid.surface.name != "plane":
+        return []
+    rows = [y for y in range(grid.height) if all(grid.is_block((x, y)) for x in range(grid.width))]
+    columns = [x for x in range(grid.width) if all(grid.is_block((x, y)) for y in range(grid.height))]
+    return [f"edges: row {y} is all blocks" for y in rows] + [f"edges: column {x} is all blocks" for x in columns]
 
 
 def _check_density(grid: Grid, spec: PatternSpec) -> list[str]:

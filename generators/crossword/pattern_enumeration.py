@@ -7,7 +7,9 @@ generator instead). A CP-SAT model with one Boolean per cell ("a block")
 states the rules that are local to a track — a row or column of the blank
 surface, followed through the glue, from `find_runs` on the blank grid:
 
-- symmetry: a cell and its image are alike;
+- symmetry: a cell and its image are alike (under "any", each concrete
+  symmetry's patterns are listed and joined);
+- on the plane, a white cell in every row and column;
 - density: the number of blocks within the range;
 - no run of white cells of a forbidden length (1 when cells must be
   checked, 2 … min_length − 1), with blocks or borders on both sides;
@@ -44,7 +46,8 @@ from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from mobius.cpmodel.solver import cpsat_solver
 from mobius.cpmodel.crossword.lights import DIRECTIONS, find_runs
 from mobius.cpmodel.surface import Cell, step, surface
-from mobius.generators.crossword.pattern_rules import AXES, PatternSpec, annealed, density_bounds, symmetric_cell
+from mobius.generators.crossword.pattern_rules import (AXES, PatternSpec, annealed, concrete_symmetries, density_bounds,
+                                                      symmetric_cell, with_symmetry)
 from mobius.generators.crossword.pattern_search import pattern_problem
 
 # Rectangles a space may have to count as small: about a second of
@@ -79,6 +82,17 @@ def enumerate_patterns(spec: PatternSpec) -> list[Grid] | None:
     and of CAPPED_LISTED_CELLS or more)."""
     if spec.style != "blocks" or (annealed(spec) and spec.width * spec.height >= CAPPED_LISTED_CELLS):
         return None
+    found: dict[tuple[str, ...], Grid] = {}
+    for symmetry in concrete_symmetries(spec):  # "any": each symmetry's patterns, once each
+        listed = _enumerate(with_symmetry(spec, symmetry))
+        if listed is None:
+            return None
+        found.update((grid.rows, grid) for grid in listed)
+    return [found[rows] for rows in sorted(found)]
+
+
+def _enumerate(spec: PatternSpec) -> list[Grid] | None:
+    """`enumerate_patterns` of a spec with one concrete symmetry."""
     w, h = spec.width, spec.height
     model, blocks = pattern_model(spec)
     solver = cpsat_solver(0, 1)  # one worker: enumerating needs it, and the list is the same everywhere
@@ -131,6 +145,11 @@ def pattern_model(spec: PatternSpec) -> tuple[cp_model.CpModel, list[cp_model.In
     if spec.min_seam_lights:
         model.add(sum(open_seams) >= spec.min_seam_lights)
     blocks = [block[c] for c in cells]
+    if surf.name == "plane":  # no row or column all blocks
+        for y in range(h):
+            model.add_bool_or([block[(x, y)].Not() for x in range(w)])
+        for x in range(w):
+            model.add_bool_or([block[(x, y)].Not() for y in range(h)])
     if spec.max_words is not None:
         model.add(sum(word_starts(model, blocks, w, h)) <= spec.max_words)
     if spec.max_block_squares is not None:

@@ -67,9 +67,10 @@ def edge_image_of(key: int, edge_ends: dict[int, tuple[int, int, bool]], cell_im
     ia, ib = cell_image[a], cell_image[b]
     axis = key % 2
     for owner, other in ((ia, ib), (ib, ia)):
-        image = 2 * owner + axis
-        if edge_ends.get(image) == (owner, other, seam):
-            return image
+        for image_axis in (axis, 1 - axis):  # the diagonal turns across edges into down ones
+            image = 2 * owner + image_axis
+            if edge_ends.get(image) == (owner, other, seam):
+                return image
     raise AssertionError(f"no image for edge {key}: a symmetry that does not respect the glue")
 
 

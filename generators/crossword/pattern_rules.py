@@ -2,11 +2,15 @@
 
 Covers: `PatternSpec` (size, surface and the rules a pattern must keep), the
 definitions the generators and the checker share (`symmetric_cell`,
-`density_bounds`, `length_ok`) and which generator a spec takes
+`concrete_symmetries`, `with_symmetry`, `density_bounds`, `length_ok`) and
+which generator a spec takes
 (`annealed`). The rules:
 - symmetric under a symmetry of the unfolded rectangle: "rot180"
   ((x, y) → (W−1−x, H−1−y), the default: it maps every glue to itself, so a
-  symmetric rectangle is a symmetric surface), "mirror" (x → W−1−x) or "none";
+  symmetric rectangle is a symmetric surface), "mirror" (x → W−1−x),
+  "diagonal" ((x, y) → (y, x): square block grids on the plane), "any" (at
+  least one of those the grid allows: the minis') or "none";
+- on the plane, no row or column all blocks (a grid printed with a dead edge);
 - every run of two or more white cells is a light of at least `min_length`;
 - `checked=True`: every white cell lies in an across and a down light
   (American style); `checked=False` also allows runs of one cell;
@@ -40,6 +44,7 @@ anneals word-capped grids for fill), checking them independently
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -47,7 +52,7 @@ from mobius.cpmodel.crossword.grid import MAX_SIZE
 from mobius.cpmodel.crossword.lights import ACROSS, DOWN
 from mobius.cpmodel.surface import Cell, surface
 
-SYMMETRIES = ("rot180", "mirror", "none")
+SYMMETRIES = ("rot180", "mirror", "diagonal", "any", "none")
 STYLES = ("blocks", "barred")
 AXES = (ACROSS, DOWN)  # axis 0 and 1 of the edge keys below
 
@@ -138,6 +143,9 @@ def _spec_problems(spec: PatternSpec) -> list[str]:
         problems.append(f"min_length must be at least 1, got {spec.min_length}")
     if spec.symmetry not in SYMMETRIES:
         problems.append(f"unknown symmetry {spec.symmetry!r}; expected one of {', '.join(SYMMETRIES)}")
+    elif spec.symmetry == "diagonal" and not (spec.width == spec.height and spec.surface == "plane"
+                                               and spec.style == "blocks"):
+        problems.append("symmetry diagonal needs a square block grid on the plane")
     if spec.style not in STYLES:
         problems.append(f"unknown style {spec.style!r}; expected one of {', '.join(STYLES)}")
     low, high = spec.density
@@ -164,13 +172,29 @@ def _spec_problems(spec: PatternSpec) -> list[str]:
 # --- definitions shared by the generator and the checker ------------------------
 
 def symmetric_cell(symmetry: str, width: int, height: int, cell: Cell) -> Cell:
-    """The image of `cell` under the named symmetry of the W×H rectangle."""
+    """The image of `cell` under the named symmetry of the W×H rectangle (one of `concrete_symmetries`)."""
     x, y = cell
     if symmetry == "rot180":
         return width - 1 - x, height - 1 - y
     if symmetry == "mirror":
         return width - 1 - x, y
+    if symmetry == "diagonal":
+        return y, x
     return cell
+
+
+def concrete_symmetries(spec: PatternSpec) -> tuple[str, ...]:
+    """The symmetries a pattern of `spec` may have, one of which it must: those "any" stands for (the
+    diagonal only where the spec allows it), or the spec's own."""
+    if spec.symmetry != "any":
+        return (spec.symmetry,)
+    diagonal = spec.width == spec.height and spec.surface == "plane" and spec.style == "blocks"
+    return ("rot180", "mirror", "diagonal") if diagonal else ("rot180", "mirror")
+
+
+def with_symmetry(spec: PatternSpec, symmetry: str) -> PatternSpec:
+    """`spec` asking for one concrete symmetry (of `concrete_symmetries(spec)`)."""
+    return spec if spec.symmetry == symmetry else dataclasses.replace(spec, symmetry=symmetry)
 
 
 def density_bounds(spec: PatternSpec) -> tuple[int, int]:

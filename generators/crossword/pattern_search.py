@@ -44,7 +44,7 @@ from mobius.cpmodel.crossword.lights import ACROSS, DOWN, Run, runs_of_blocks
 from mobius.cpmodel.surface import Cell, surface
 from mobius.generators.crossword.pattern_layout import Layout, layout_of, pieces
 from mobius.generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats,
-                                                      density_bounds, length_ok)
+                                                      concrete_symmetries, density_bounds, length_ok, with_symmetry)
 
 # Fresh starts before giving up. On the pack sizes with the pack rules an
 # attempt succeeds about one time in three at worst (11×5 Möbius), so 200
@@ -286,11 +286,18 @@ class _Attempt:
             return f"a row or column would hold only lights of {SHORT_LIGHT} or fewer letters"
         if self.spec.max_words is not None and len(lights) > self.spec.max_words:
             return f"there would be more than {self.spec.max_words} words"
+        if self.layout.surface.name == "plane" and self.full_line():
+            return "a row or column would be all blocks"
         squares = self.spec.max_block_squares
         if squares is not None and self.block_squares() > squares:
             return f"there would be more than {squares} 2x2 squares of blocks" if squares \
                 else "it makes a 2x2 square of blocks"
         return None
+
+    def full_line(self) -> bool:
+        """A row or column of the rectangle all blocks."""
+        w, h, b = self.layout.width, self.layout.height, self.blocked
+        return any(all(b[y * w:(y + 1) * w]) for y in range(h)) or any(all(b[x::w]) for x in range(w))
 
     def block_squares(self) -> int:
         """2×2 squares of blocks in the unfolded rectangle."""
@@ -437,16 +444,36 @@ def pattern_problem(grid: Grid, spec: PatternSpec) -> str | None:
     breaks, or None. (The independent checker is `pattern_check.check_pattern`.)"""
     if (grid.width, grid.height, grid.surface.name) != (spec.width, spec.height, surface(spec.surface).name):
         return "another size or surface"
+    kept = grid_symmetry(grid, spec)
+    if kept is None:
+        return f"not {' or '.join(concrete_symmetries(spec))} symmetric"
+    return _problem(grid, with_symmetry(spec, kept))
+
+
+def grid_symmetry(grid: Grid, spec: PatternSpec) -> str | None:
+    """The first of `spec`'s concrete symmetries that `grid`'s blocks and bars keep, or None."""
+    for symmetry in concrete_symmetries(spec):
+        layout = layout_of(spec.width, spec.height, grid.surface.name, symmetry)
+        blocked = [ch == BLOCK for row in grid.rows for ch in row]
+        bars = _bar_keys(grid, spec.width)
+        if all(blocked[c] == blocked[layout.cell_image[c]] for c in range(len(blocked))) and \
+                all(e in layout.edge_image and layout.edge_image[e] in bars for e in bars):
+            return symmetry
+    return None
+
+
+def _bar_keys(grid: Grid, width: int) -> set[int]:
+    return {2 * (y * width + x) + axis for axis, owners in enumerate((grid.bars_right, grid.bars_below))
+            for x, y in owners}
+
+
+def _problem(grid: Grid, spec: PatternSpec) -> str | None:
+    """`pattern_problem` of a grid keeping `spec`'s one concrete symmetry."""
     layout = layout_of(spec.width, spec.height, grid.surface.name, spec.symmetry)
     state = _Attempt(layout, spec, random.Random(0))
     for cell in grid.blocks:
         state.blocked[layout.index(cell)] = 1
-    w = spec.width
-    state.bars.update(2 * (y * w + x) + axis for axis, owners in enumerate((grid.bars_right, grid.bars_below))
-                      for x, y in owners)
-    if any(state.blocked[c] != state.blocked[layout.cell_image[c]] for c in range(len(state.blocked))) or \
-            any(e not in layout.edge_image or layout.edge_image[e] not in state.bars for e in state.bars):
-        return f"not {spec.symmetry} symmetric"
+    state.bars.update(_bar_keys(grid, spec.width))
     if (state.barred and grid.blocks) or (not state.barred and state.bars):
         return f"not a {spec.style} pattern"
     return state.problem(density_bounds(spec)[0])
@@ -457,8 +484,10 @@ def search_pattern(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]:
     """A pattern satisfying `spec` by the constructive search, the same one for the same
     spec and seed, and how many attempts it took.
 
-    Raises PatternError if none is found within MAX_ATTEMPTS attempts.
+    Raises PatternError if none is found within MAX_ATTEMPTS attempts. Under "any" symmetry the seed
+    chooses one of the spec's concrete symmetries first (`concrete_symmetry`).
     """
+    spec = with_symmetry(spec, concrete_symmetry(spec, seed))
     layout = layout_of(spec.width, spec.height, surface(spec.surface).name, spec.symmetry)
     rng = random.Random(seed)
     floor, ceiling = density_bounds(spec)
@@ -477,6 +506,13 @@ def search_pattern(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]:
     reason, times = failures.most_common(1)[0]
     raise PatternError(f"no {spec.describe()} found in {MAX_ATTEMPTS} attempts (seed {seed}); "
                        f"{times} of them failed because {reason}")
+
+
+def concrete_symmetry(spec: PatternSpec, seed: int) -> str:
+    """The one symmetry a pattern of `spec` drawn with `seed` keeps: the spec's, or under "any" one of
+    its concrete symmetries, chosen by the seed."""
+    choices = concrete_symmetries(spec)
+    return choices[random.Random(f"symmetry:{seed}").randrange(len(choices))]
 
 
 def _run_attempt(state: _Attempt, floor: int, ceiling: int) -> str | None:

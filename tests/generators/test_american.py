@@ -88,7 +88,8 @@ def test_a_15x15_plane_pack_prints_american_grids(tmp_path: Path) -> None:
 
 
 def test_the_word_cap_scales_by_area_and_small_grids_by_their_edges() -> None:
-    assert [word_cap(n, n) for n in (15, 13, 21)] == [78, 58, 152]  # ⌊78·W·H/225⌋
+    assert [word_cap(n, n) for n in (15, 13)] == [78, 58]  # ⌊78·W·H/225⌋
+    assert [word_cap(n, n) for n in (21, 19, 17)] == [140, 117, 96]  # the Sunday's cap, and the line to it
     assert [word_cap(n, n) for n in (11, 9, 7)] == [45, 37, 29]  # ⌊62.4·(W+H)/30⌋ beats the area rule
     assert all(word_cap(w, h) >= w + h for w in range(3, 24) for h in range(3, 24))  # an open grid's lights
 
@@ -98,6 +99,9 @@ def test_plane_packs_default_to_the_american_rules_and_others_keep_theirs() -> N
     assert (plane.symmetry, plane.max_words, plane.max_block_squares, plane.density[1]) == ("rot180", 78, 0, 1 / 6)
     free = CrosswordPackSpec(count=1, width=15, height=15, surface="plane", symmetry="none", max_words=72)
     assert (free.pattern_spec().symmetry, free.pattern_spec().max_words) == ("none", 72)
+    mini = CrosswordPackSpec(count=1, width=7, height=7, surface="plane").pattern_spec()
+    assert (mini.symmetry, mini.max_words, mini.max_block_squares, mini.allow_clutter, mini.max_short_share) == \
+        ("any", None, None, True, 0.5)
     strip = CrosswordPackSpec(count=1, width=11, height=5).pattern_spec()
     assert (strip.symmetry, strip.max_words, strip.max_block_squares) == ("none", None, None)
     assert "max_words" not in CrosswordPackSpec(count=1, width=11, height=5).parameters()

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from mobius.cpmodel.crossword.grid import Grid, make_grid
 from mobius.cpmodel.crossword.lights import find_lights
 from mobius.generators.crossword.pattern_check import check_pattern
-from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec
+from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec, concrete_symmetries
+from mobius.generators.crossword.pattern_search import pattern_problem
 from mobius.generators.crossword.patterns import generate_pattern, generate_pattern_with_stats
 
 # The benchmark sizes, small ones repeated so that a surface gets 100 patterns
@@ -118,7 +119,8 @@ def test_a_density_range_without_a_whole_number_of_blocks_fails() -> None:
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"surface": "moon"}, "unknown surface"),
-    ({"symmetry": "diagonal"}, "unknown symmetry"),
+    ({"symmetry": "spiral"}, "unknown symmetry"),
+    ({"symmetry": "diagonal", "width": 7, "height": 5}, "symmetry diagonal needs a square block grid"),
     ({"density": (0.5, 0.2)}, "density must be"),
     ({"min_length": 0}, "min_length"),
     ({"max_seam_crossings": -1}, "max_seam_crossings"),
@@ -163,9 +165,33 @@ def test_checker_reports_an_unchecked_cell() -> None:
 
 def test_checker_reports_disconnected_white_cells_but_follows_the_glue() -> None:
     rows = ["...#...", "...#...", "...#..."]
-    assert rules_broken(make_grid(rows, "plane"), PatternSpec(7, 3, "plane")) == {"connected"}
+    # (and on the plane its column of blocks is a dead line)
+    assert rules_broken(make_grid(rows, "plane"), PatternSpec(7, 3, "plane")) == {"connected", "edges"}
     # On a cylinder the two halves meet across the seam.
     assert check_pattern(make_grid(rows, "cylinder"), PatternSpec(7, 3, "cylinder")) == []
+
+
+def test_checker_reports_a_row_of_blocks_on_the_plane_only() -> None:
+    rows = ["#####", ".....", ".....", ".....", "....."]
+    spec = PatternSpec(5, 5, "plane", symmetry="mirror", density=ANY)
+    assert rules_broken(make_grid(rows, "plane"), spec) == {"edges"}
+    assert pattern_problem(make_grid(rows, "plane"), spec) == "a row or column would be all blocks"
+    assert check_pattern(make_grid(rows, "cylinder"), PatternSpec(5, 5, "cylinder", symmetry="mirror",
+                                                                  density=ANY, allow_cyclic=True)) == []
+
+
+def test_any_symmetry_takes_each_of_its_symmetries_and_no_other() -> None:
+    spec = PatternSpec(5, 5, "plane", symmetry="any", density=ANY)
+    for rows in (["#....", ".....", ".....", ".....", "....#"],  # rot180 and diagonal
+                 ["#...#", ".....", ".....", ".....", "....."],  # mirror
+                 ["##...", "#....", ".....", ".....", "....."]):  # diagonal only
+        assert check_pattern(make_grid(rows, "plane"), spec) == [], rows
+        assert pattern_problem(make_grid(rows, "plane"), spec) is None, rows
+    lopsided = make_grid(["##...", ".....", ".....", ".....", "....."], "plane")
+    assert rules_broken(lopsided, spec) == {"symmetry"}
+    assert pattern_problem(lopsided, spec) == "not rot180 or mirror or diagonal symmetric"
+    # on a glued surface "any" leaves the diagonal out: the transpose does not keep the glue
+    assert concrete_symmetries(PatternSpec(5, 5, "mobius", symmetry="any", density=ANY)) == ("rot180", "mirror")
 
 
 def test_checker_reports_a_cyclic_light() -> None:
