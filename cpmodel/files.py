@@ -42,14 +42,16 @@ class NotRegularFile(OSError):
     """
 
     def __init__(self, path: Path, kind: str, target: Path | None = None) -> None:
-        via = f" (the link leads to {target})" if target is not None else ""
-        super().__init__(errno.EINVAL, f"{kind}{via}, not a regular file; expected a regular file or a new name "
+        # What is there, e.g. "a character device (the link leads to /dev/null)".
+        self.what = kind + (f" (the link leads to {target})" if target is not None else "")
+        super().__init__(errno.EINVAL, f"{self.what}, not a regular file; expected a regular file or a new name "
                                        "to write", os.fspath(path))
-        self.kind = kind
 
 
 def kind_of(mode: int) -> str:
-    """What a file that is not a regular one is, from its st_mode: "a named pipe (FIFO)", "a socket"…"""
+    """What a file is, from its st_mode: "a file" (a regular one), "a named pipe (FIFO)", "a socket"…"""
+    if stat.S_ISREG(mode):
+        return "a file"
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mobius.cpmodel.errors import InputError
-from mobius.cpmodel.files import naming, write_atomic
+from mobius.cpmodel.files import NotRegularFile, kind_of, naming, replaceable, write_atomic
 from mobius.cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bounded
 from mobius.cpmodel.solver import parse_spec
 from mobius.generators.executors import JobResult, make_executor
@@ -197,6 +197,7 @@ def check_start(spec: PackSpec, out: Path, *, resume: bool = False, force: bool 
     this pack's, a resume with other parameters or inputs), so that a command can check before
     long set-up work (a slider pack's tables); `build_pack` still checks, holding the lock."""
     out = Path(out)
+    check_places(out)
     if not out.is_dir():
         return
     with naming(out):
@@ -267,14 +268,37 @@ def _foreign_files(out: Path) -> str:
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
+# The names a pack writes in its directory, and in its folder of puzzles (each puzzle's id, then its suffix).
+PACK_NAMES = (MANIFEST, JOURNAL, INDEX, BOOKLET, LOCK_NAME)
+PUZZLE_NAMES = "[0-9][0-9][0-9][0-9]*"
+
+
+def check_places(out: Path) -> None:
+    """PackError unless `out` is a directory (or a new name) whose entries of the pack's names are regular
+    files: a pack computed for minutes must not then find a FIFO or a device where a file goes, and is
+    never written over one (`write_atomic` refuses it too, but only at that file's write)."""
+    with naming(out):
+        if out.exists() and not out.is_dir():
+            raise PackError(f"{out} is {kind_of(out.stat().st_mode)}, not a directory for a pack")
+        folder = out / PUZZLE_DIR
+        if folder.exists() and not folder.is_dir():
+            raise PackError(f"{folder} is {kind_of(folder.stat().st_mode)}, not the pack's folder of puzzles; remove it, "
+                            "or choose another directory")
+        places = [out / name for name in PACK_NAMES] + (sorted(folder.glob(PUZZLE_NAMES)) if folder.is_dir() else [])
+        for place in places:
+            try:
+                replaceable(place)
+            except NotRegularFile as exc:
+                raise PackError(f"{place} is {exc.what}, not a regular file; a pack writes only regular files: "
+                                "remove it, or choose another directory") from None
+
+
 def _make_directory(out: Path) -> Path | None:
     """Create `out` (and its missing parents); the topmost directory created, None if `out` was there.
 
     Of two runs starting at once only one creates `out`, so only that one
     ever removes it."""
     if out.exists():
-        if not out.is_dir():
-            raise PackError(f"{out} is a file, not a directory for a pack")
         return None
     top = out
     while not top.parent.exists() and top.parent != top:
@@ -363,6 +387,7 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     the manifest and the index page only (benchmarks and tests of the puzzles).
     """
     out = Path(out)
+    check_places(out)
     with naming(out):
         created = _make_directory(out)
     with ExitStack() as held:
