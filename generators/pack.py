@@ -239,11 +239,13 @@ def _refuse(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any], 
                         "of its inputs and puzzles, so it cannot be resumed safely; start the pack anew")
     changed = _changed_input(manifest["inputs"], inputs)
     if changed:
-        raise PackError(f"{out}: {changed} since the pack was started; --resume needs the inputs it was started "
-                        "with (or start a new pack)")
-    if manifest.get("parameters") != json.loads(json.dumps(spec.parameters())):
-        raise PackError(f"{out}: --resume with different parameters than the pack was started with "
-                        f"(it was made by: {manifest.get('command', '?')})")
+        raise PackError(f"{out}: {changed}; --resume needs the inputs it was started with (or start a new pack "
+                        "in another directory)")
+    started_with, now = manifest.get("parameters"), json.loads(json.dumps(spec.parameters()))
+    if started_with != now:
+        raise PackError(f"{out}: this command has different parameters than the pack was started with "
+                        f"({_changed_parameters(started_with, now)}); --resume needs the same options (the manifest "
+                        "records the command that started it)")
 
 
 def _changed_input(then: Mapping[str, Any], now: Mapping[str, Any]) -> str:
@@ -251,13 +253,34 @@ def _changed_input(then: Mapping[str, Any], now: Mapping[str, Any]) -> str:
     for option in sorted(set(then) | set(now)):
         before, after = then.get(option), now.get(option)
         if after is None:
-            return f"{option} was given when the pack was started, and is not now"
+            source = before.get("source") if isinstance(before, dict) else None
+            return f"the pack was started with {option}{f' {source}' if source else ''}, which this command leaves out"
         if not isinstance(before, dict):
-            return f"{option} {after['source']} is given, which the pack was started without"
+            return f"this command gives {option} {after['source']}, which the pack was started without"
         if before.get("sha256") != after["sha256"]:
-            return (f"{option} {after['source']} changed (sha256 {str(before.get('sha256'))[:12]}… then, "
-                    f"{after['sha256'][:12]}… now)")
+            return (f"{option} {after['source']} changed since the pack was started (sha256 "
+                    f"{str(before.get('sha256'))[:12]}… then, {after['sha256'][:12]}… now)")
     return ""
+
+
+# Differing parameters named in a refused resume; the manifest lists them all.
+PARAMETERS_SHOWN = 3
+# A parameter's value is cut to this many characters in that line (a ban list can be long).
+VALUE_CHARS = 40
+
+
+def _changed_parameters(then: Any, now: Mapping[str, Any]) -> str:
+    """The parameters that differ, as "count 4 then, 5 now" (a manifest without parameters: every one)."""
+    then = then if isinstance(then, dict) else {}
+    names = sorted(name for name in set(then) | set(now) if then.get(name) != now.get(name))
+    listed = "; ".join(f"{name} {_value(then.get(name))} then, {_value(now.get(name))} now"
+                       for name in names[:PARAMETERS_SHOWN])
+    return listed + (f" and {len(names) - PARAMETERS_SHOWN} more" if len(names) > PARAMETERS_SHOWN else "")
+
+
+def _value(value: Any) -> str:
+    text = "none" if value is None else json.dumps(value)
+    return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS - 1] + "…"
 
 
 def _foreign_files(out: Path) -> str:
@@ -282,8 +305,8 @@ def check_places(out: Path) -> None:
             raise PackError(f"{out} is {kind_of(out.stat().st_mode)}, not a directory for a pack")
         folder = out / PUZZLE_DIR
         if folder.exists() and not folder.is_dir():
-            raise PackError(f"{folder} is {kind_of(folder.stat().st_mode)}, not the pack's folder of puzzles; remove it, "
-                            "or choose another directory")
+            raise PackError(f"{folder} is {kind_of(folder.stat().st_mode)}, not the pack's folder of puzzles; "
+                            "remove it, or choose another directory")
         places = [out / name for name in PACK_NAMES] + (sorted(folder.glob(PUZZLE_NAMES)) if folder.is_dir() else [])
         for place in places:
             try:
@@ -373,6 +396,31 @@ def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any], hashe
         os.fsync(journal.fileno())
     write_atomic(puzzle_path(out, index), data)
     hashes[index] = digest
+
+
+# Reasons a failed pack names, and puzzle numbers given for each (the manifest has every puzzle's).
+REASONS_SHOWN = 3
+NUMBERS_SHOWN = 5
+
+
+def by_reason(reasons: Mapping[int, str]) -> str:
+    """Why puzzles failed, one entry a reason: "puzzles 1, 2 and 3: why; puzzle 5: other" (the first few)."""
+    groups: dict[str, list[int]] = {}
+    for index, why in sorted(reasons.items()):
+        groups.setdefault(why, []).append(index + 1)
+    listed = [f"{_numbers(numbers)}: {why}" for why, numbers in list(groups.items())[:REASONS_SHOWN]]
+    more = len(groups) - REASONS_SHOWN
+    return "; ".join(listed) + (f"; and {more} other reason{'s' if more > 1 else ''}" if more > 0 else "")
+
+
+def _numbers(numbers: list[int]) -> str:
+    """ "puzzle 3", "puzzles 1 and 2", "puzzles 1, 2, 3, 4, 5 and 7 more"."""
+    if len(numbers) == 1:
+        return f"puzzle {numbers[0]}"
+    shown = [str(n) for n in numbers[:NUMBERS_SHOWN]]
+    if len(numbers) > NUMBERS_SHOWN:
+        return f"puzzles {', '.join(shown)} and {len(numbers) - NUMBERS_SHOWN} more"
+    return f"puzzles {', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "local", scheduler: Any = None,
@@ -468,12 +516,11 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
     _write_manifest(out, _manifest(spec, command, inputs, {**stored, **puzzles}, hashes, timings, started,
                                    complete=False, report=plan.report(puzzles)))
     if not_made:
-        listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(not_made.items())[:5])
-        raise PackError(f"{len(not_made)} of {spec.count} puzzles could not be made ({listed}); the other "
-                        f"{len(puzzles)} are written in {out}")
+        kept = f"the other {len(puzzles)} are written in {out}" if puzzles else "no puzzle was written"
+        raise PackError(f"{len(not_made)} of {spec.count} puzzles could not be made ({by_reason(not_made)}); {kept}")
     if problems:
-        listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(problems.items())[:5])
-        raise VerificationError(f"the finished pack fails its final check (a bug; not marked complete): {listed}")
+        raise VerificationError(f"the finished pack fails its final check (a bug; not marked complete): "
+                                f"{by_reason(problems)}")
     # The exporters (reportlab among them) load only when a pack gets as far as writing its exports.
     from mobius.generators.pack_exports import write_exports
 

@@ -41,6 +41,9 @@ MAX_COUNT = 9999
 # More local workers than this only adds start-up time on any machine here;
 # a Dask cluster takes at most this many jobs at once from one pack too.
 MAX_WORKERS = 1024
+# The side of the grid advised when a smaller one has no pattern: 5x5 is the least square every surface's
+# default rules admit.
+SMALLEST_ADVISED = 5
 # Kinds of skipped export (format and reason) named on the terminal; the manifest lists them all.
 SKIPPED_SHOWN = 3
 ALL_CORES = os.cpu_count() or 1
@@ -216,7 +219,11 @@ def _check_patterns(spec: Any) -> None:
     try:
         generate_pattern(spec.pattern_spec(), spec.seed)
     except PatternError as exc:
-        raise InputError(f"--width {spec.width} --height {spec.height} --surface {spec.surface}: {exc}") from None
+        # The reason alone: the spec's dozen rules (the exception's message) made a line of 400 characters.
+        small = min(spec.width, spec.height) < SMALLEST_ADVISED
+        advice = f"a larger grid ({SMALLEST_ADVISED}x{SMALLEST_ADVISED} or more)" if small else "fewer or looser rules"
+        raise InputError(f"no {spec.width}x{spec.height} {spec.surface} grid keeps the pack's rules: {exc.reason}; "
+                         f"try {advice}") from None
 
 
 @app.command("crossword")

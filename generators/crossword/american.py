@@ -54,7 +54,8 @@ from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from mobius.cpmodel.solver import cpsat_solver
 from mobius.cpmodel.surface import surface
 from mobius.generators.crossword.pattern_enumeration import pattern_model, word_starts
-from mobius.generators.crossword.pattern_rules import SHORT_LIGHT, PatternError, PatternSpec, PatternStats
+from mobius.generators.crossword.pattern_rules import (SHORT_LIGHT, PatternSpec, PatternStats, attempts_failed,
+                                                      no_pattern)
 from mobius.generators.crossword.pattern_search import pattern_problem
 
 # The word cap of a 15×15 daily (themed; themeless ones keep to 72), scaled by area.
@@ -110,17 +111,14 @@ def generate_american(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]
         grid = _solve(spec, rng)
         if isinstance(grid, str):
             if grid == "infeasible":
-                raise PatternError(f"no {spec.describe()}: no arrangement of blocks meets the rules of rows and "
-                                   "columns")
+                raise no_pattern(spec, "no arrangement of blocks meets the rules of rows and columns")
             failures["CP-SAT found no grid in its time"] += 1
             continue
         problem = pattern_problem(grid, spec)
         if problem is None:
             return grid, PatternStats(attempt, 0)
         failures[problem] += 1
-    reason, times = failures.most_common(1)[0]
-    raise PatternError(f"no {spec.describe()} found in {MAX_ATTEMPTS} attempts (seed {seed}); "
-                       f"{times} of them failed because {reason}")
+    raise attempts_failed(spec, seed, MAX_ATTEMPTS, failures)
 
 
 def _solve(spec: PatternSpec, rng: random.Random) -> Grid | str:

@@ -176,6 +176,27 @@ def test_resume_refuses_a_changed_input_and_names_it(crossword_inputs: tuple[Pat
     assert snapshot(out) == before
 
 
+@pytest.mark.parametrize("option", ["--clues", "--ban"])
+def test_resume_names_an_input_file_left_out_or_added(crossword_inputs: tuple[Path, dict[str, Path]],
+                                                     tmp_path: Path, option: str) -> None:
+    made, files = crossword_inputs
+    out = copy_of(made, tmp_path / "pack")
+    given = [str(a) for name, path in files.items() if name != option for a in (name, path)]
+    before = snapshot(out)
+    left_out = mobius(*CROSSWORD, "--out", str(out), *given, "--resume")
+    assert left_out.returncode == 2 and snapshot(out) == before
+    assert f"{out}: the pack was started with {option} {files[option]}, which this command leaves out; " \
+           "--resume needs the inputs it was started with" in one_error_line(left_out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["inputs"][option]  # as a pack started without the option records its inputs
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(out)
+    added = mobius(*CROSSWORD, "--out", str(out), *(str(a) for pair in files.items() for a in pair), "--resume")
+    assert added.returncode == 2 and snapshot(out) == before
+    assert f"{out}: this command gives {option} {files[option]}, which the pack was started without" \
+        in one_error_line(added)
+
+
 def test_resume_refuses_a_pack_started_with_another_clue_bank(crossword_inputs: tuple[Path, dict[str, Path]],
                                                              tmp_path: Path) -> None:
     """The embedded bank changes with the tool: a pack started by another version never gets a second bank's clues."""
@@ -269,8 +290,8 @@ def test_a_pack_into_a_fifo_is_refused_before_any_work(tmp_path: Path, command: 
     out = special_file(tmp_path / "pack", "fifo")
     cache = tmp_path / "cache"
     args = SLIDER if command == "slider" else CROSSWORD
-    result = subprocess.run([sys.executable, "-m", "mobius", *args, "--out", str(out), "--force"],
-                            capture_output=True, text=True, timeout=300, env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    result = subprocess.run([sys.executable, "-m", "mobius", *args, "--out", str(out), "--force"], capture_output=True,
+                            text=True, timeout=300, env={**os.environ, "XDG_CACHE_HOME": str(cache)})
     assert result.returncode == 2
     assert f"{out} is a named pipe (FIFO), not a directory for a pack" in one_error_line(result)
     assert stat.S_ISFIFO(out.lstat().st_mode) and not list(cache.rglob("*.npy"))
