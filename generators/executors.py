@@ -333,8 +333,8 @@ def same(value: Any) -> Any:
 def silence_distributed_logging() -> None:
     """Distributed's loggers in this process say only what is CRITICAL.
 
-    A lost scheduler made the client log about thirty lines of tracebacks
-    (its attempts to reconnect) before the pack's own line; the pack says
+    A lost scheduler made the client log screenfuls of tracebacks (its
+    attempts to reconnect) before the pack's own line; the pack says
     what happened, and what a failed job means, itself. Only loggers that
     distributed configured have a level of their own; the others take their
     parent's, set here too.

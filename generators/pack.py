@@ -22,9 +22,13 @@ replayed rounds do as an uninterrupted run would.
 Safety: one run at a time writes a pack directory (`pack_lock.py`: a new
 pack or a resume into a directory another run holds is refused, and
 touches nothing there); a directory holding files that are not a pack is
-refused unless forced; a start that fails before its first puzzle leaves
-nothing behind (the directories it created included); files are written
-with the usual permissions (0666 less the umask).
+refused unless forced; a directory that is no directory, or holds a
+device, FIFO or socket (or a link to one) under a name the pack writes, is
+refused before any work (`check_places`), forced or resumed alike; a start
+that fails before its first puzzle leaves nothing behind (the directories
+it created included); files are written with the usual permissions (0666
+less the umask). A failed pack names each reason once, with its puzzles
+(`by_reason`).
 
 Leaves out: what a job makes (`crossword/pack.py`, `slider/pack.py`), what a
 kind of puzzle plans (`crossword/plan.py`), where jobs run (`executors.py`)
@@ -414,7 +418,7 @@ def by_reason(reasons: Mapping[int, str]) -> str:
 
 
 def _numbers(numbers: list[int]) -> str:
-    """ "puzzle 3", "puzzles 1 and 2", "puzzles 1, 2, 3, 4, 5 and 7 more"."""
+    """How puzzle numbers read in a line: "puzzle 3", "puzzles 1 and 2", "puzzles 1, 2, 3, 4, 5 and 7 more"."""
     if len(numbers) == 1:
         return f"puzzle {numbers[0]}"
     shown = [str(n) for n in numbers[:NUMBERS_SHOWN]]

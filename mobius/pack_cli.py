@@ -219,7 +219,7 @@ def _check_patterns(spec: Any) -> None:
     try:
         generate_pattern(spec.pattern_spec(), spec.seed)
     except PatternError as exc:
-        # The reason alone: the spec's dozen rules (the exception's message) made a line of 400 characters.
+        # The reason alone: with the spec's dozen rules (the exception's message) the line was too long to read.
         small = min(spec.width, spec.height) < SMALLEST_ADVISED
         advice = f"a larger grid ({SMALLEST_ADVISED}x{SMALLEST_ADVISED} or more)" if small else "fewer or looser rules"
         raise InputError(f"no {spec.width}x{spec.height} {spec.surface} grid keeps the pack's rules: {exc.reason}; "
