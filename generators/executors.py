@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -53,6 +53,11 @@ DASK_CONNECT_TIMEOUT_S = 10
 # A peer that accepted the connection has this much longer to answer who it
 # is (so that a refused connection is reported as such, at the timeout).
 DASK_ANSWER_GRACE_S = 2
+# A closed connection can reach the pack before the client has noticed that its
+# scheduler is gone; the client is given this long to notice before the error
+# is taken for what it says.
+DASK_LOSS_NOTICE_S = 5.0
+DASK_LOSS_POLL_S = 0.05
 
 
 class ClusterError(RuntimeError):
@@ -279,10 +284,19 @@ class DaskExecutor:
         try:
             yield
         except Exception as exc:
-            if self.client.status == "running":
+            if not self.lost(exc):
                 raise
             raise SchedulerLost(f"the Dask scheduler {shown(self.address)} was lost (it stopped, or the "
                                 "connection to it failed)") from None
+
+    def lost(self, error: Exception) -> bool:
+        """Whether the client has lost its scheduler, waiting a moment for it to notice after `error`
+        when that is a connection's (closed, reset, timed out) or a cancelled future."""
+        if isinstance(error, (OSError, CancelledError)):
+            deadline = time.monotonic() + DASK_LOSS_NOTICE_S
+            while self.client.status == "running" and time.monotonic() < deadline:
+                time.sleep(DASK_LOSS_POLL_S)
+        return self.client.status != "running"
 
     def submit(self, spec: Any, index: int, avoid: Any) -> Any:
         # pure=False: the same arguments twice (a rerun) must run again.

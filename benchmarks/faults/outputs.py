@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mobius.benchmarks.faults import Outcome
-from mobius.benchmarks.faults.signals import after_seconds, broken_promises, child_env, fill_args, run_and_signal, \
+from mobius.benchmarks.faults.signals import VANBEEK, after_seconds, broken_promises, child_env, run_and_signal, \
     targets
 
 NAME = "outputs"
@@ -65,8 +65,10 @@ BENCH = ["bench", "--suite", "slider-ring"]
 # The files a pack writes in its directory, and a bench in its own, that a case makes special.
 PACK_FILES = ("manifest.json", ".journal", "index.html", "pack.pdf", ".lock", "puzzles/0001.json", "puzzles/0002.svg")
 BENCH_FILES = ("records.csv", "records.json", "report.md", "cactus-slider-ring-slider.png")
-# Kill moments of a fill, in seconds after its start (as the `signals` family draws them).
+# Kill moments of a fill, in seconds after its start (as the `signals` family draws them), of a grid that
+# no solver fills within them.
 FIRST_KILL_S, LAST_KILL_S = 0.5, 8.0
+LITTER_GRID = VANBEEK / "23.06.txt"
 # A scheduler lost mid-pack: the pack's one line must come within this long of the kill.
 LOST_EXIT_S = 30.0
 DASK_PACK = ["pack", "crossword", "--count", "8", "--width", "7", "--height", "5", "--surface", "torus",
@@ -272,8 +274,9 @@ def litter(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
     scratch = where / "tmp"
     scratch.mkdir()
     # run_and_signal looks SETTLE_S after the exit: by then the tree is gone, and what it left is left.
-    ending = run_and_signal(fill_args(solver), signal.SIGKILL, after_seconds(moment),
-                            {**fixtures.env, "TMPDIR": str(scratch)})
+    args = ("crossword", "fill", str(LITTER_GRID), "--dict", "words", "--no-clues", "--time-limit", "120",
+            "--solver", solver)
+    ending = run_and_signal(args, signal.SIGKILL, after_seconds(moment), {**fixtures.env, "TMPDIR": str(scratch)})
     left = sorted(p.name for p in scratch.iterdir())
     wrong = "; ".join(broken_promises(ending, signal.SIGKILL) + ([f"left in TMPDIR: {left[:3]}"] if left else []))
     when = f"kill -9 at {moment:.1f} s" if ending.signalled else "ended before its moment"
@@ -334,7 +337,9 @@ def scheduler_lost(fixtures: Fixtures, rng: random.Random, where: Path) -> Outco
                                  "--scheduler", cluster.address], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True, start_new_session=True, env=fixtures.env)
         deadline = time.monotonic() + RUN_LIMIT_S
-        while _written(out) < after and pack.poll() is None and time.monotonic() < deadline:
+        # The manifest is written once the pack holds its client: a kill before that is a scheduler never reached.
+        while (_written(out) < after or not (out / "manifest.json").exists()) and pack.poll() is None \
+                and time.monotonic() < deadline:
             time.sleep(POLL_S)
         killed = pack.poll() is None
         os.killpg(cluster.processes[0].pid, signal.SIGKILL)

@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 
 from mobius.dictionaries import load
+from mobius.generators import executors
+from mobius.generators.executors import DaskExecutor, SchedulerLost
 
 distributed = pytest.importorskip("dask.distributed")
 pytestmark = pytest.mark.slow
@@ -241,3 +243,35 @@ def test_a_scheduler_lost_mid_pack_is_one_line_and_a_local_resume_completes_the_
     manifest = json.loads((tmp_path / "pack" / "manifest.json").read_text())
     assert manifest["status"] == "complete" and _written(tmp_path / "pack") == 10
     assert {name: (tmp_path / "pack" / "puzzles" / name).stat().st_mtime_ns for name in kept} == kept
+
+
+class _Client:
+    """A client whose status turns from running to connecting `after` seconds (never, if None)."""
+
+    def __init__(self, after: float | None) -> None:
+        self.began, self.after = time.monotonic(), after
+
+    @property
+    def status(self) -> str:
+        return "running" if self.after is None or time.monotonic() - self.began < self.after else "connecting"
+
+
+def _executor(client: _Client) -> DaskExecutor:
+    runner = DaskExecutor.__new__(DaskExecutor)  # no cluster: only the watch over errors is tried
+    runner.client, runner.address = client, "tcp://127.0.0.1:1"
+    return runner
+
+
+@pytest.mark.parametrize("error", [OSError("Stream is closed"), ConnectionResetError(104, "reset by peer")])
+def test_a_closed_connection_before_the_client_notices_the_loss_is_the_scheduler_lost(error: Exception) -> None:
+    # The race the fault family met: a gather failed while the client still said "running".
+    with pytest.raises(SchedulerLost, match="was lost"), _executor(_Client(after=0.3)).watching():
+        raise error
+
+
+def test_a_jobs_own_error_is_its_own_while_the_scheduler_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executors, "DASK_LOSS_NOTICE_S", 0.2)
+    with pytest.raises(ValueError, match="a bug"), _executor(_Client(after=None)).watching():
+        raise ValueError("a bug")
+    with pytest.raises(OSError, match="disk"), _executor(_Client(after=None)).watching():
+        raise OSError("disk")  # no loss noticed in the time allowed: the error is what it says
