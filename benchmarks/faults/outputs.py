@@ -57,6 +57,9 @@ DESCRIPTION = ("a device, FIFO, socket or link to one where a command writes, --
                "solver's fill and its temporary files; a Dask scheduler killed mid-pack")
 
 RUN_LIMIT_S = 600
+# A refused command ends in seconds; one still running after this long has hung (or done all its work: wrong too).
+SPECIAL_LIMIT_S = 300
+NO_EXIT = "no exit within"
 KINDS = ("fifo", "socket", "device", "link to a device", "link to a fifo")
 BOARD = ["export-instance", "grid:3x3", "--start", "1 2 3 4 0 5 6 7 8", "--format", "cnf", "--horizon", "2"]
 SLIDER = ["pack", "slider", "--board", "ring", "--count", "3", "--depth", "3..5", "--workers", "1"]
@@ -75,6 +78,8 @@ DASK_PACK = ["pack", "crossword", "--count", "8", "--width", "7", "--height", "5
              "--seed", "4"]
 DASK_START_S = 90.0
 POLL_S = 0.05
+# What a case says when the special file is no longer what it was (the count the family is run for).
+REPLACED = "the special file was replaced or removed"
 # One case in this many is a Dask one (they take half a minute); one in LITTER_EVERY a killed fill.
 DASK_EVERY = 8
 LITTER_EVERY = 3
@@ -118,7 +123,7 @@ def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
         if dask and number % DASK_EVERY == DASK_EVERY - 1:
             outcomes.append(scheduler_lost(fixtures, rng, where))
         elif number % LITTER_EVERY == LITTER_EVERY - 1:
-            outcomes.append(litter(fixtures, rng, where))
+            outcomes.append(litter(fixtures, rng, where, number // LITTER_EVERY))
         else:
             outcomes.append(special_output(fixtures, rng, where))
         shutil.rmtree(where, ignore_errors=True)
@@ -127,9 +132,14 @@ def run(cases: int, seed: int, workdir: Path) -> list[Outcome]:
 
 # --- running the tool -------------------------------------------------------------------------
 
-def mobius(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True,
-                          timeout=RUN_LIMIT_S, env=env)
+def mobius(args: list[str], env: dict[str, str], limit: float = RUN_LIMIT_S) -> subprocess.CompletedProcess[str]:
+    """`mobius ARGS`; one that runs past `limit` (writing into a FIFO nobody reads, say) is killed, and
+    ends with no exit code and `NO_EXIT` as its stderr."""
+    try:
+        return subprocess.run([sys.executable, "-m", "mobius", *args], capture_output=True, text=True,
+                              timeout=limit, env=env)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(args, None, "", f"{NO_EXIT} {limit:g} s")  # type: ignore[arg-type]
 
 
 def _require(result: subprocess.CompletedProcess[str], what: str) -> None:
@@ -151,6 +161,8 @@ def finished(code: int | None, stderr: str) -> str:
 
 def refused(code: int | None, stderr: str) -> str:
     """What breaks the promise of a refusal ("" if none): exit 2, one line, no traceback."""
+    if stderr.startswith(NO_EXIT):
+        return f"a hang: {stderr}"
     if "Traceback" in stderr:
         return "a traceback: " + stderr.strip().splitlines()[-1][:200]
     if code != 2:
@@ -180,11 +192,15 @@ def make_special(path: Path, kind: str, spare: Path) -> Path:
     return path
 
 
-def identity(path: Path) -> tuple[tuple[int, int, int], ...]:
-    """The type, inode and device numbers of `path` and, through its links, of what it leads to."""
+def identity(path: Path) -> tuple[tuple[int, int, int] | None, ...]:
+    """The type, inode and device numbers of `path` and, through its links, of what it leads to (None: gone)."""
     found = []
     for place in (path, Path(os.path.realpath(path))):
-        info = place.lstat()
+        try:
+            info = place.lstat()
+        except FileNotFoundError:
+            found.append(None)
+            continue
         found.append((stat.S_IFMT(info.st_mode), info.st_ino, info.st_rdev))
     return tuple(found)
 
@@ -254,22 +270,24 @@ def special_output(fixtures: Fixtures, rng: random.Random, where: Path) -> Outco
     kind = rng.choice(KINDS)
     case, args, special, env = rng.choice(PLACES)(fixtures, rng, where, kind)
     before, files = identity(special), listing(where)
-    result = mobius(args, env)
-    wrong = refused(result.returncode, result.stderr)
-    if not wrong and identity(special) != before:
-        wrong = "the special file was replaced"
-    if not wrong and listing(where) != files:
-        changed = sorted(set(listing(where).items()) ^ set(files.items()))
-        wrong = f"files were written or removed: {changed[:3]}"
+    result = mobius(args, env, SPECIAL_LIMIT_S)
+    problems = [refused(result.returncode, result.stderr)]
+    if identity(special) != before:
+        problems.append(REPLACED)
+    elif listing(where) != files:
+        changed = sorted({name for name, _ in set(listing(where).items()) ^ set(files.items())})
+        problems.append(f"files were written or removed: {changed[:3]}")
+    wrong = "; ".join(problem for problem in problems if problem)
     what = f"{kind} at {special.relative_to(where)}"
     return Outcome(NAME, case, result.returncode, not wrong, f"{what}: {wrong or said(result.stderr)[-1][:160]}")
 
 
 # --- temporary files of a killed fill --------------------------------------------------------------------
 
-def litter(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
+def litter(fixtures: Fixtures, rng: random.Random, where: Path, turn: int) -> Outcome:
+    """The fill of the `turn`-th solver (in turn, so that each is killed as often) killed at a random moment."""
     solvers = sorted(name.removeprefix("fill-") for name in targets() if name.startswith("fill-"))
-    solver = rng.choice(solvers)
+    solver = solvers[turn % len(solvers)]
     moment = rng.uniform(FIRST_KILL_S, LAST_KILL_S)
     scratch = where / "tmp"
     scratch.mkdir()
