@@ -10,7 +10,8 @@ against time) and one scatter plot of per-instance times of the baseline
 against each other solver, undecided runs drawn on the time-limit line
 (matplotlib, Agg, PNG and SVG); a table of counters (nodes, table set-up
 time, how far TIMEOUT runs went past their limit); and `write_outputs`, which puts
-records.csv, records.json, report.md and the plots into one directory.
+records.csv, records.json, report.md and the plots into one directory, each
+file written whole (`write_atomic`: never over a device, FIFO or socket).
 
 Leaves out: running anything and deciding what disagrees (`harness.py`, `agreement.py`).
 """
@@ -18,6 +19,7 @@ Leaves out: running anything and deciding what disagrees (`harness.py`, `agreeme
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import re
@@ -30,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from mobius.benchmarks.agreement import Disagreement
 from mobius.benchmarks.harness import Record
+from mobius.cpmodel.files import write_atomic
 from mobius.cpmodel.solver import Status, is_count, stat_text
 
 # Times below a millisecond are timer noise and process jitter; flooring them
@@ -158,7 +161,7 @@ def _slug(text: str) -> str:
 def _save(figure: Figure, stem: Path) -> list[Path]:
     paths = [stem.with_name(f"{stem.name}.{fmt}") for fmt in PLOT_FORMATS]
     for path in paths:
-        figure.savefig(path, bbox_inches="tight")
+        write_atomic(path, lambda handle: figure.savefig(handle, format=path.suffix[1:], bbox_inches="tight"))
     return paths
 
 
@@ -232,13 +235,14 @@ def _csv_value(value: Any) -> Any:
 def write_records(records: Sequence[Record], out: Path, meta: Mapping[str, Any]) -> list[Path]:
     columns = [f.name for f in fields(Record) if f.name not in CSV_OMITTED]
     csv_path, json_path = out / "records.csv", out / "records.json"
-    with csv_path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
-        for r in records:
-            writer.writerow({k: _csv_value(v) for k, v in r.to_json().items()})
-    json_path.write_text(json.dumps({"meta": dict(meta), "records": [r.to_json() for r in records]}, indent=1),
-                         encoding="utf-8")
+    table = io.StringIO(newline="")
+    writer = csv.DictWriter(table, fieldnames=columns, extrasaction="ignore")
+    writer.writeheader()
+    for r in records:
+        writer.writerow({k: _csv_value(v) for k, v in r.to_json().items()})
+    write_atomic(csv_path, table.getvalue().encode("utf-8"))
+    write_atomic(json_path, json.dumps({"meta": dict(meta), "records": [r.to_json() for r in records]},
+                                       indent=1).encode("utf-8"))
     return [csv_path, json_path]
 
 
@@ -305,5 +309,5 @@ def write_outputs(records: Sequence[Record], out: Path, *, baseline: str | None,
     summaries = summarise(records, baseline)
     plots = {key: plot_group(records, key, times[key], base, out) for key, (base, _) in summaries.items()}
     report = out / "report.md"
-    report.write_text(markdown_report(records, summaries, disagreements, notes, meta, plots), encoding="utf-8")
+    write_atomic(report, markdown_report(records, summaries, disagreements, notes, meta, plots).encode("utf-8"))
     return [*written, *(p for ps in plots.values() for p in ps), report]

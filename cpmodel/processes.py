@@ -105,12 +105,13 @@ class Finished:
 
 
 def run_before(command: Sequence[str], deadline: float, *, feed: str | None = None,
-               death_signal: int = signal.SIGKILL) -> Finished | None:
-    """`command` run to its end with `feed` on its standard input; None when the `time.perf_counter()`
-    `deadline` (inf: none) comes first. Either way it and everything it started are gone on return."""
+               death_signal: int = signal.SIGKILL, pass_fds: Sequence[int] = ()) -> Finished | None:
+    """`command` run to its end with `feed` on its standard input (and the descriptors `pass_fds` open in
+    it); None when the `time.perf_counter()` `deadline` (inf: none) comes first. Either way it and
+    everything it started are gone on return."""
     stdin = subprocess.DEVNULL if feed is None else subprocess.PIPE
     with ended(spawn(command, death_signal=death_signal, stdin=stdin, stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE, text=True)) as proc:
+                     stderr=subprocess.PIPE, text=True, pass_fds=tuple(pass_fds))) as proc:
         ready_to_kill()
         try:
             out, err = proc.communicate(feed, timeout=None if math.isinf(deadline)

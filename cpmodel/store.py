@@ -230,6 +230,7 @@ class DirectoryStore:
         return path
 
     def finish(self, key: str, built: Path, metadata: dict[str, Any]) -> None:
+        remove_special(self._table(key))  # the table renames over a regular file or none, never a pipe or device
         _replace(built, self._table(key))
         self._write_meta(key, metadata)
         work = self.root / f"{key}.work"

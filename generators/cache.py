@@ -1,7 +1,9 @@
 """The user's cache of derived tables: where it is, as a store to hand to cpmodel.
 
 Covers: `user_cache_dir` (``$XDG_CACHE_HOME/mobius-puzzles``, else
-``~/.cache/mobius-puzzles``), `user_store`, the `DirectoryStore` there, and
+``~/.cache/mobius-puzzles``), `user_store`, the `DirectoryStore` there (an
+`InputError` naming the place when it, or the folder above it, is a file,
+device, FIFO or socket rather than a directory), and
 `word_source`, what a fill reads a word list from: an embedded list by its
 name, any other list through the parsed-list cache in ``words/`` under it
 (`mobius.cpmodel.crossword.word_cache`).
@@ -21,6 +23,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.files import kind_of
+
 if TYPE_CHECKING:  # numpy: only the commands that use tables import the store
     from mobius.cpmodel.store import DirectoryStore
     from mobius.dictionaries import WordList
@@ -38,7 +43,16 @@ def user_cache_dir() -> Path:
 def user_store() -> DirectoryStore:
     from mobius.cpmodel.store import DirectoryStore
 
-    return DirectoryStore(user_cache_dir())
+    root = user_cache_dir()
+    for place in (root, root.parent):
+        if place.exists() and not place.is_dir():
+            # Said here, where the place is known, rather than as "Not a directory" under an entry's name.
+            named = place == root.parent and bool(os.environ.get("XDG_CACHE_HOME"))
+            what = f"{place} (XDG_CACHE_HOME)" if named else str(place)
+            advice = "point XDG_CACHE_HOME at a directory" if named else \
+                "remove it, or point XDG_CACHE_HOME at another directory"
+            raise InputError(f"the cache folder {what} is {kind_of(place.stat().st_mode)}, not a directory; {advice}")
+    return DirectoryStore(root)
 
 
 def word_source(dictionary: str) -> str | WordList:

@@ -15,7 +15,10 @@ their current jobs. A Dask scheduler is connected to before
 anything is written, and asked who it is, within a bounded wait for the
 whole handshake; a bad address, or a peer that is not a Dask scheduler, is
 an `InputError`; on Dask the spec travels once per worker and the jobs of a
-worker that dies run again elsewhere.
+worker that dies run again elsewhere, while a scheduler lost mid-pack (every
+job it held is gone with it) is `SchedulerLost`, for the pack to say in one
+line, distributed's own logging of it (tracebacks of its reconnection)
+silenced.
 
 Leaves out: what a job computes (the pack specs) and the pack directory
 (`pack.py`).
@@ -24,13 +27,14 @@ Leaves out: what a job computes (the pack specs) and the pack directory
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -49,10 +53,19 @@ DASK_CONNECT_TIMEOUT_S = 10
 # A peer that accepted the connection has this much longer to answer who it
 # is (so that a refused connection is reported as such, at the timeout).
 DASK_ANSWER_GRACE_S = 2
+# A closed connection can reach the pack before the client has noticed that its
+# scheduler is gone; the client is given this long to notice before the error
+# is taken for what it says.
+DASK_LOSS_NOTICE_S = 5.0
+DASK_LOSS_POLL_S = 0.05
 
 
 class ClusterError(RuntimeError):
     """The cluster could not finish a job (its workers kept dying)."""
+
+
+class SchedulerLost(ClusterError):
+    """The connection to the Dask scheduler was lost: the jobs it held, done or not, are gone with it."""
 
 
 class PuzzleFailed(Exception):
@@ -256,16 +269,41 @@ class DaskExecutor:
         except ImportError:
             raise InputError("the dask executor needs the optional extra: pip install 'mobius-puzzles[dask]'") \
                 from None
-        # A scheduler address, or a ready Client (the tests pass an in-process one).
+        # A scheduler address, or a ready Client (the tests pass an in-process one, whose logging is theirs).
         self.owned = not isinstance(scheduler, Client)
+        if self.owned:
+            silence_distributed_logging()
         self.client = scheduler if not self.owned else connect_dask(Client, scheduler)
+        self.address = str(scheduler) if self.owned else str(self.client.scheduler.address)
         self.specs: dict[int, tuple[Any, Any]] = {}  # id(spec) -> (spec, the future holding it)
+
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        """An error in the block while the client has lost its scheduler is `SchedulerLost`, whatever form
+        it took (a cancelled future, a closed connection): the pack then says one thing, once."""
+        try:
+            yield
+        except Exception as exc:
+            if not self.lost(exc):
+                raise
+            raise SchedulerLost(f"the Dask scheduler {shown(self.address)} was lost (it stopped, or the "
+                                "connection to it failed)") from None
+
+    def lost(self, error: Exception) -> bool:
+        """Whether the client has lost its scheduler, waiting a moment for it to notice after `error`
+        when that is a connection's (closed, reset, timed out) or a cancelled future."""
+        if isinstance(error, (OSError, CancelledError)):
+            deadline = time.monotonic() + DASK_LOSS_NOTICE_S
+            while self.client.status == "running" and time.monotonic() < deadline:
+                time.sleep(DASK_LOSS_POLL_S)
+        return self.client.status != "running"
 
     def submit(self, spec: Any, index: int, avoid: Any) -> Any:
         # pure=False: the same arguments twice (a rerun) must run again.
         # retries=0: a job that raises would raise again (it is deterministic);
         # lost workers are not failures and need no retries.
-        return self.client.submit(timed_job, self.shipped(spec), index, avoid, pure=False, retries=0)
+        with self.watching():
+            return self.client.submit(timed_job, self.shipped(spec), index, avoid, pure=False, retries=0)
 
     def shipped(self, spec: Any) -> Any:
         """The future whose result is `spec`, made at the first job of the spec."""
@@ -276,15 +314,18 @@ class DaskExecutor:
     def as_completed(self, handles: list[Any]) -> Iterator[JobResult]:
         from dask.distributed import KilledWorker, as_completed
 
-        for future in as_completed(handles):
-            try:
-                yield future.result()
-            except KilledWorker as exc:
-                raise ClusterError(f"a pack job was given up after the Dask workers running it died: {exc}; "
-                                   "the worker logs say why (often their memory limit)") from None
+        with self.watching():
+            for future in as_completed(handles):
+                try:
+                    result = future.result()
+                except KilledWorker as exc:
+                    raise ClusterError(f"a pack job was given up after the Dask workers running it died: {exc}; "
+                                       "the worker logs say why (often their memory limit)") from None
+                yield result
 
     def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self.client.submit(fn, *args, pure=False, retries=0)
+        with self.watching():
+            return self.client.submit(fn, *args, pure=False, retries=0)
 
     def outcome(self, handle: Any) -> Any:
         return next(self.as_completed([handle]))
@@ -301,6 +342,20 @@ class DaskExecutor:
 def same(value: Any) -> Any:
     """The task that hands a value to the tasks depending on it."""
     return value
+
+
+def silence_distributed_logging() -> None:
+    """Distributed's loggers in this process say only what is CRITICAL.
+
+    A lost scheduler made the client log screenfuls of tracebacks (its
+    attempts to reconnect) before the pack's own line; the pack says
+    what happened, and what a failed job means, itself. Only loggers that
+    distributed configured have a level of their own; the others take their
+    parent's, set here too.
+    """
+    names = [name for name in logging.root.manager.loggerDict if name.startswith("distributed.")]
+    for name in ["distributed", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def connect_dask(client_class: Any, address: str) -> Any:

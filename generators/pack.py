@@ -22,9 +22,13 @@ replayed rounds do as an uninterrupted run would.
 Safety: one run at a time writes a pack directory (`pack_lock.py`: a new
 pack or a resume into a directory another run holds is refused, and
 touches nothing there); a directory holding files that are not a pack is
-refused unless forced; a start that fails before its first puzzle leaves
-nothing behind (the directories it created included); files are written
-with the usual permissions (0666 less the umask).
+refused unless forced; a directory that is no directory, or holds a
+device, FIFO or socket (or a link to one) under a name the pack writes, is
+refused before any work (`check_places`), forced or resumed alike; a start
+that fails before its first puzzle leaves nothing behind (the directories
+it created included); files are written with the usual permissions (0666
+less the umask). A failed pack names each reason once, with its puzzles
+(`by_reason`).
 
 Leaves out: what a job makes (`crossword/pack.py`, `slider/pack.py`), what a
 kind of puzzle plans (`crossword/plan.py`), where jobs run (`executors.py`)
@@ -47,7 +51,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mobius.cpmodel.errors import InputError
-from mobius.cpmodel.files import naming, write_atomic
+from mobius.cpmodel.files import NotRegularFile, kind_of, naming, replaceable, write_atomic
 from mobius.cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_text_bounded
 from mobius.cpmodel.solver import parse_spec
 from mobius.generators.executors import JobResult, make_executor
@@ -197,6 +201,7 @@ def check_start(spec: PackSpec, out: Path, *, resume: bool = False, force: bool 
     this pack's, a resume with other parameters or inputs), so that a command can check before
     long set-up work (a slider pack's tables); `build_pack` still checks, holding the lock."""
     out = Path(out)
+    check_places(out)
     if not out.is_dir():
         return
     with naming(out):
@@ -238,11 +243,13 @@ def _refuse(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any], 
                         "of its inputs and puzzles, so it cannot be resumed safely; start the pack anew")
     changed = _changed_input(manifest["inputs"], inputs)
     if changed:
-        raise PackError(f"{out}: {changed} since the pack was started; --resume needs the inputs it was started "
-                        "with (or start a new pack)")
-    if manifest.get("parameters") != json.loads(json.dumps(spec.parameters())):
-        raise PackError(f"{out}: --resume with different parameters than the pack was started with "
-                        f"(it was made by: {manifest.get('command', '?')})")
+        raise PackError(f"{out}: {changed}; --resume needs the inputs it was started with (or start a new pack "
+                        "in another directory)")
+    started_with, now = manifest.get("parameters"), json.loads(json.dumps(spec.parameters()))
+    if started_with != now:
+        raise PackError(f"{out}: this command has different parameters than the pack was started with "
+                        f"({_changed_parameters(started_with, now)}); --resume needs the same options (the manifest "
+                        "records the command that started it)")
 
 
 def _changed_input(then: Mapping[str, Any], now: Mapping[str, Any]) -> str:
@@ -250,13 +257,34 @@ def _changed_input(then: Mapping[str, Any], now: Mapping[str, Any]) -> str:
     for option in sorted(set(then) | set(now)):
         before, after = then.get(option), now.get(option)
         if after is None:
-            return f"{option} was given when the pack was started, and is not now"
+            source = before.get("source") if isinstance(before, dict) else None
+            return f"the pack was started with {option}{f' {source}' if source else ''}, which this command leaves out"
         if not isinstance(before, dict):
-            return f"{option} {after['source']} is given, which the pack was started without"
+            return f"this command gives {option} {after['source']}, which the pack was started without"
         if before.get("sha256") != after["sha256"]:
-            return (f"{option} {after['source']} changed (sha256 {str(before.get('sha256'))[:12]}… then, "
-                    f"{after['sha256'][:12]}… now)")
+            return (f"{option} {after['source']} changed since the pack was started (sha256 "
+                    f"{str(before.get('sha256'))[:12]}… then, {after['sha256'][:12]}… now)")
     return ""
+
+
+# Differing parameters named in a refused resume; the manifest lists them all.
+PARAMETERS_SHOWN = 3
+# A parameter's value is cut to this many characters in that line (a ban list can be long).
+VALUE_CHARS = 40
+
+
+def _changed_parameters(then: Any, now: Mapping[str, Any]) -> str:
+    """The parameters that differ, as "count 4 then, 5 now" (a manifest without parameters: every one)."""
+    then = then if isinstance(then, dict) else {}
+    names = sorted(name for name in set(then) | set(now) if then.get(name) != now.get(name))
+    listed = "; ".join(f"{name} {_value(then.get(name))} then, {_value(now.get(name))} now"
+                       for name in names[:PARAMETERS_SHOWN])
+    return listed + (f" and {len(names) - PARAMETERS_SHOWN} more" if len(names) > PARAMETERS_SHOWN else "")
+
+
+def _value(value: Any) -> str:
+    text = "none" if value is None else json.dumps(value)
+    return text if len(text) <= VALUE_CHARS else text[:VALUE_CHARS - 1] + "…"
 
 
 def _foreign_files(out: Path) -> str:
@@ -267,14 +295,37 @@ def _foreign_files(out: Path) -> str:
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
+# The names a pack writes in its directory, and in its folder of puzzles (each puzzle's id, then its suffix).
+PACK_NAMES = (MANIFEST, JOURNAL, INDEX, BOOKLET, LOCK_NAME)
+PUZZLE_NAMES = "[0-9][0-9][0-9][0-9]*"
+
+
+def check_places(out: Path) -> None:
+    """PackError unless `out` is a directory (or a new name) whose entries of the pack's names are regular
+    files: a pack computed for minutes must not then find a FIFO or a device where a file goes, and is
+    never written over one (`write_atomic` refuses it too, but only at that file's write)."""
+    with naming(out):
+        if out.exists() and not out.is_dir():
+            raise PackError(f"{out} is {kind_of(out.stat().st_mode)}, not a directory for a pack")
+        folder = out / PUZZLE_DIR
+        if folder.exists() and not folder.is_dir():
+            raise PackError(f"{folder} is {kind_of(folder.stat().st_mode)}, not the pack's folder of puzzles; "
+                            "remove it, or choose another directory")
+        places = [out / name for name in PACK_NAMES] + (sorted(folder.glob(PUZZLE_NAMES)) if folder.is_dir() else [])
+        for place in places:
+            try:
+                replaceable(place)
+            except NotRegularFile as exc:
+                raise PackError(f"{place} is {exc.what}, not a regular file; a pack writes only regular files: "
+                                "remove it, or choose another directory") from None
+
+
 def _make_directory(out: Path) -> Path | None:
     """Create `out` (and its missing parents); the topmost directory created, None if `out` was there.
 
     Of two runs starting at once only one creates `out`, so only that one
     ever removes it."""
     if out.exists():
-        if not out.is_dir():
-            raise PackError(f"{out} is a file, not a directory for a pack")
         return None
     top = out
     while not top.parent.exists() and top.parent != top:
@@ -351,6 +402,31 @@ def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any], hashe
     hashes[index] = digest
 
 
+# Reasons a failed pack names, and puzzle numbers given for each (the manifest has every puzzle's).
+REASONS_SHOWN = 3
+NUMBERS_SHOWN = 5
+
+
+def by_reason(reasons: Mapping[int, str]) -> str:
+    """Why puzzles failed, one entry a reason: "puzzles 1, 2 and 3: why; puzzle 5: other" (the first few)."""
+    groups: dict[str, list[int]] = {}
+    for index, why in sorted(reasons.items()):
+        groups.setdefault(why, []).append(index + 1)
+    listed = [f"{_numbers(numbers)}: {why}" for why, numbers in list(groups.items())[:REASONS_SHOWN]]
+    more = len(groups) - REASONS_SHOWN
+    return "; ".join(listed) + (f"; and {more} other reason{'s' if more > 1 else ''}" if more > 0 else "")
+
+
+def _numbers(numbers: list[int]) -> str:
+    """How puzzle numbers read in a line: "puzzle 3", "puzzles 1 and 2", "puzzles 1, 2, 3, 4, 5 and 7 more"."""
+    if len(numbers) == 1:
+        return f"puzzle {numbers[0]}"
+    shown = [str(n) for n in numbers[:NUMBERS_SHOWN]]
+    if len(numbers) > NUMBERS_SHOWN:
+        return f"puzzles {', '.join(shown)} and {len(numbers) - NUMBERS_SHOWN} more"
+    return f"puzzles {', '.join(shown[:-1])} and {shown[-1]}"
+
+
 def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "local", scheduler: Any = None,
                resume: bool = False, force: bool = False, command: str = "", exports: bool = True,
                on_progress: Callable[[Progress], None] | None = None) -> dict[int, dict[str, Any]]:
@@ -363,6 +439,7 @@ def build_pack(spec: PackSpec, out: Path, *, workers: int = 1, executor: str = "
     the manifest and the index page only (benchmarks and tests of the puzzles).
     """
     out = Path(out)
+    check_places(out)
     with naming(out):
         created = _make_directory(out)
     with ExitStack() as held:
@@ -443,12 +520,11 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
     _write_manifest(out, _manifest(spec, command, inputs, {**stored, **puzzles}, hashes, timings, started,
                                    complete=False, report=plan.report(puzzles)))
     if not_made:
-        listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(not_made.items())[:5])
-        raise PackError(f"{len(not_made)} of {spec.count} puzzles could not be made ({listed}); the other "
-                        f"{len(puzzles)} are written in {out}")
+        kept = f"the other {len(puzzles)} are written in {out}" if puzzles else "no puzzle was written"
+        raise PackError(f"{len(not_made)} of {spec.count} puzzles could not be made ({by_reason(not_made)}); {kept}")
     if problems:
-        listed = "; ".join(f"puzzle {i + 1}: {why}" for i, why in sorted(problems.items())[:5])
-        raise VerificationError(f"the finished pack fails its final check (a bug; not marked complete): {listed}")
+        raise VerificationError(f"the finished pack fails its final check (a bug; not marked complete): "
+                                f"{by_reason(problems)}")
     # The exporters (reportlab among them) load only when a pack gets as far as writing its exports.
     from mobius.generators.pack_exports import write_exports
 

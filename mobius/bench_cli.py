@@ -57,8 +57,9 @@ InstancesOpt = Annotated[Optional[str], typer.Option(
                         "the shell passes * and ? on instead of matching them against files.")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Directory for records.csv/json, report.md and the plots.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite the results of an earlier run in --out.")]
-# The files of an earlier run that --out must not hold unless --force (the plots go with them).
-RESULT_FILES = ("records.csv", "records.json", "report.md")
+# The files of a run (shell patterns; the plots are named by suite and solver, `benchmarks/report.py`), which
+# --out must not hold unless --force, and never as a device, FIFO or socket.
+RESULT_FILES = ("records.csv", "records.json", "report.md", "cactus-*.*", "scatter-*.*")
 
 
 def _progress(record: Record, done: int, total: int) -> None:

@@ -7,7 +7,8 @@ the callback that refuses nan (which passes every range check) in other
 numbers of seconds; `one_line`, the callback that keeps a title, author or
 copyright notice to one printable line of bounded length; `check_out_file`
 and `check_out_dir`, which check where a command will write before it does
-any work (a file there is refused unless `--force`, an unwritable place is
+any work (a file there is refused unless `--force`; a device, FIFO or
+socket, itself or where a link leads, always; an unwritable place is
 named). Leaves out: the options themselves, declared beside their commands.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 import typer
 
 from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.files import NotRegularFile, kind_of, replaceable
 
 # A time limit longer than a day is a typo.
 MAX_TIME_LIMIT_S = 86400.0
@@ -63,23 +65,38 @@ def time_limit_option(what: str) -> Any:
 
 
 def check_out_file(out: Path, force: bool) -> None:
-    """`--out FILE` can be written: not a directory, not an existing file unless `force`."""
-    if out.is_dir():
-        raise InputError(f"--out {out}: a directory; expected the name of a file to write")
-    if out.exists() and not force:
+    """`--out FILE` can be written: a new name, or an existing regular file with `force`; a directory,
+    device, FIFO or socket (itself or where its link leads) is refused, `force` or not."""
+    target = _regular(out, out)
+    if target.exists() and not force:
         raise InputError(f"--out {out}: the file exists; pass --force to overwrite it")
-    _check_writable(out)
+    _check_writable(target)
 
 
 def check_out_dir(out: Path, force: bool, names: Iterable[str]) -> None:
-    """`--out DIR` can take the files `names`: not a file, none of them there already unless `force`."""
+    """`--out DIR` can take the files `names` (shell patterns): a directory or a new name, none of its
+    entries of those names there already unless `force`, and none of them a device, FIFO or socket."""
     if out.exists() and not out.is_dir():
-        raise InputError(f"--out {out}: a file; expected a directory to write into")
-    present = [name for name in names if (out / name).exists()]
+        raise InputError(f"--out {out}: {kind_of(out.stat().st_mode)}; expected a directory to write into")
+    present = sorted({p for pattern in names for p in out.glob(pattern)}) if out.is_dir() else []
+    for path in present:
+        _regular(path, out)
     if present and not force:
-        raise InputError(f"--out {out}: holds {', '.join(present)} of an earlier run; pass --force to "
-                         "overwrite them, or choose another directory")
+        raise InputError(f"--out {out}: holds {', '.join(p.name for p in present[:3])} of an earlier run; pass "
+                         "--force to overwrite them, or choose another directory")
     _check_writable(out / "probe")
+
+
+def _regular(path: Path, out: Path) -> Path:
+    """The file a write to `path` replaces (`replaceable`); a place that is no regular file is an InputError
+    naming `--out out`."""
+    try:
+        return replaceable(path)
+    except NotRegularFile as exc:
+        if path == out:
+            raise InputError(f"--out {out}: {exc.strerror}") from None
+        raise InputError(f"--out {out}: {path.name} in it is {exc.what}, not a regular file; remove it, or choose "
+                         "another directory") from None
 
 
 def _check_writable(path: Path) -> None:

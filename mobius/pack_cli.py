@@ -6,8 +6,9 @@ pack directory is touched (dictionary, board, pattern size, executor), the
 progress bar, and interruptions: Ctrl-C or SIGTERM at any moment prints one
 line and keeps every finished puzzle for `--resume` (the workers ignore
 SIGINT and die with this process). A pack refused by `mobius.generators.pack`
-(another run holds it, its inputs changed) is one line, exit 2; a puzzle
-failing its independent check, a bug, one line, exit 4. Leaves out: building packs
+(another run holds it, its inputs changed) is one line, exit 2, and so is a
+Dask scheduler lost mid-pack (the line says what is kept and how to go
+on); a puzzle failing its independent check, a bug, one line, exit 4. Leaves out: building packs
 (`mobius.generators.pack`) and what a puzzle is (`mobius.generators.crossword.pack`, `mobius.generators.slider.pack`).
 """
 
@@ -40,6 +41,9 @@ MAX_COUNT = 9999
 # More local workers than this only adds start-up time on any machine here;
 # a Dask cluster takes at most this many jobs at once from one pack too.
 MAX_WORKERS = 1024
+# The side of the grid advised when a smaller one has no pattern: 5x5 is the least square every surface's
+# default rules admit.
+SMALLEST_ADVISED = 5
 # Kinds of skipped export (format and reason) named on the terminal; the manifest lists them all.
 SKIPPED_SHOWN = 3
 ALL_CORES = os.cpu_count() or 1
@@ -102,7 +106,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
     """Build the pack; `notes` are said once the run has its folder (a refused run says its one line only)."""
     from rich.console import Console
 
-    from mobius.generators.executors import ClusterError
+    from mobius.generators.executors import ClusterError, SchedulerLost
     from mobius.generators.pack import PackError, VerificationError, build_pack
 
     command = " ".join(["mobius", *(shlex.quote(_text_of(arg)) for arg in sys.argv[1:])])
@@ -111,6 +115,8 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         with _progress_bar(console, spec, notes) as show:
             puzzles = build_pack(spec, out, workers=workers, executor=executor, scheduler=scheduler, resume=resume,
                                  force=force, command=command, on_progress=show)
+    except SchedulerLost as exc:
+        raise InputError(_lost_line(str(exc), _written(out), spec.count, out)) from None
     except (PackError, ClusterError) as exc:
         raise InputError(str(exc)) from None
     except VerificationError as exc:  # a bug, never input: one line all the same, and the code for it
@@ -119,7 +125,7 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         error_line(str(exc))
         raise typer.Exit(EXIT_INTERNAL) from None
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (`mobius.interrupts`)
-        done = len(list((out / "puzzles").glob("*.json")))
+        done = _written(out)
         where = _text_of(str(out))
         say(f"{interruption(exc)}: {done} of {spec.count} puzzles are written in {where}; "
             f"finish with the same command and --resume" if done else f"{interruption(exc)}: no puzzle was written")
@@ -139,6 +145,20 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         if difficulty_line(quality):
             say(difficulty_line(quality))
         say(words_line(spec.word_use()))
+
+
+def _written(out: Path) -> int:
+    """How many puzzle files the pack in `out` holds (a stopped run keeps them for --resume)."""
+    return len(list((out / "puzzles").glob("*.json")))
+
+
+def _lost_line(what: str, done: int, count: int, out: Path) -> str:
+    """The one line of a pack whose Dask scheduler was lost: what happened, what is kept, how to go on."""
+    if not done:
+        return (f"{what} before any puzzle was written; run the command again once the scheduler is back, "
+                "or with --executor local")
+    return (f"{what}; the {done} of {count} puzzles finished are kept in {_text_of(str(out))}: finish with the "
+            "same command and --resume, locally (--executor local) or on a running cluster (--scheduler ADDRESS)")
 
 
 def words_line(use: Any) -> str:
@@ -199,7 +219,11 @@ def _check_patterns(spec: Any) -> None:
     try:
         generate_pattern(spec.pattern_spec(), spec.seed)
     except PatternError as exc:
-        raise InputError(f"--width {spec.width} --height {spec.height} --surface {spec.surface}: {exc}") from None
+        # The reason alone: with the spec's dozen rules (the exception's message) the line was too long to read.
+        small = min(spec.width, spec.height) < SMALLEST_ADVISED
+        advice = f"a larger grid ({SMALLEST_ADVISED}x{SMALLEST_ADVISED} or more)" if small else "fewer or looser rules"
+        raise InputError(f"no {spec.width}x{spec.height} {spec.surface} grid keeps the pack's rules: {exc.reason}; "
+                         f"try {advice}") from None
 
 
 @app.command("crossword")

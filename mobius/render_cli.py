@@ -5,7 +5,9 @@ puzzle schema before any exporter sees it), choosing the exporter for the
 format asked (`html`: the player page, standing alone; `svg`: the printable
 picture, with `--solution` the filled grid) and writing the file
 atomically. Without `--out` the file goes beside the puzzle, but never over
-an existing one: beside a pack's puzzle that is the pack's own page. Leaves
+an existing one: beside a pack's puzzle that is the pack's own page; `--out`
+replaces a regular file, never a device, FIFO or socket (checked before the
+puzzle is read). Leaves
 out: the formats themselves (`mobius.generators.export`) and whole packs
 (`mobius pack`).
 """
@@ -39,7 +41,10 @@ def render(
     """Render one puzzle as a self-contained HTML player page or as SVG."""
     from mobius.cpmodel.files import write_atomic
     from mobius.generators.puzzles import read_puzzle_file
+    from mobius.options import check_out_file
 
+    if out is not None:
+        check_out_file(out, force=True)  # replaced if it is a file, as the help says; refused if it is no file
     puzzle = read_puzzle_file(puzzle_file)
     target = out or _default_target(puzzle_file, fmt, solution)
     write_atomic(target, _rendered(puzzle, fmt, solution, str(puzzle_file)).encode("utf-8"))

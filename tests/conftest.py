@@ -1,11 +1,14 @@
 """Test-wide settings: caches go to a temporary directory, never the user's; in CI
-(``MOBIUS_CI=1``) an unexpected skip fails the run (`skip_guard.py`)."""
+(``MOBIUS_CI=1``) an unexpected skip fails the run (`skip_guard.py`); `special_file`
+makes the FIFOs, sockets and devices that outputs must never replace."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Iterator
+import socket
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -38,3 +41,30 @@ def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
         os.environ["XDG_CACHE_HOME"] = previous
+
+
+SPECIAL_KINDS = ("fifo", "socket", "device")
+
+
+@pytest.fixture
+def special_file() -> Callable[[Path, str], Path]:
+    """A maker of a FIFO, a socket or a character device at a path (`SPECIAL_KINDS`).
+
+    The device is a copy of the null device's numbers made by root; any other user gets
+    a link to /dev/null instead, which a broken write could not replace either (only root
+    can write in /dev), so no test run can ever turn the real /dev/null into a file."""
+
+    def make(path: Path, kind: str) -> Path:
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "socket":
+            listener = socket.socket(socket.AF_UNIX)
+            listener.bind(str(path))
+            listener.close()  # the name stays, a socket file
+        elif os.geteuid() == 0:
+            os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        else:
+            path.symlink_to(os.devnull)
+        return path
+
+    return make

@@ -168,9 +168,12 @@ def test_render_without_out_never_overwrites_the_packs_page(pack: Path) -> None:
 
 # --- pack options -----------------------------------------------------------------------
 
-def test_an_impossible_grid_size_is_one_clear_error(tmp_path: Path) -> None:
-    refused("pack", "crossword", "--out", tmp_path / "p", "--width", "3", "--height", "3", "--count", "1",
-            match="--width 3 --height 3")
+@pytest.mark.parametrize("surface", ["mobius", "plane"])
+def test_an_impossible_grid_size_is_one_short_clear_error(tmp_path: Path, surface: str) -> None:
+    # What is wrong and what to do, without the dozen rules of the pattern spec (once all in the line).
+    line = refused("pack", "crossword", "--out", tmp_path / "p", "--width", "3", "--height", "3", "--count", "1",
+                   "--surface", surface, match=f"no 3x3 {surface} grid keeps the pack's rules: ")
+    assert line.rstrip().endswith("; try a larger grid (5x5 or more)") and len(line) <= 240, line
     assert not (tmp_path / "p").exists()
 
 

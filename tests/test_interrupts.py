@@ -4,7 +4,8 @@ group (as a terminal sends Ctrl-C), SIGTERM or SIGKILL to it at a moment when
 its children run. Two seconds after it exits no process of its tree is
 alive; SIGINT and SIGTERM give exit code 130 and one line on stderr, kill -9
 not a word (not even from multiprocessing's resource tracker); never a
-traceback. Also: a Dask scheduler address whose peer is not Dask is one line
+traceback; a Qxw fill killed with kill -9 leaves nothing in the temporary
+folder. Also: a Dask scheduler address whose peer is not Dask is one line
 and exit 2, not a hang or a traceback.
 """
 
@@ -95,6 +96,19 @@ def test_fill_ends_with_its_solver(solver: str, ready: Moment, signum: int, env:
             shutil.which("qxw") or shutil.which("/usr/games/qxw")):
         pytest.skip(f"{solver} is not installed")
     assert_clean(run_and_signal(fill_args(solver), signum, ready, env, after=SETTLE_IN_S), signum)
+
+
+@pytest.mark.slow
+def test_a_qxw_fill_killed_with_kill_9_leaves_nothing_in_the_temporary_folder(env: dict[str, str],
+                                                                              tmp_path: Path) -> None:
+    if not (shutil.which("qxw") or shutil.which("/usr/games/qxw")):
+        pytest.skip("qxw is not installed")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    ending = run_and_signal(fill_args("qxw"), signal.SIGKILL, named("qxw"), {**env, "TMPDIR": str(scratch)},
+                            after=SETTLE_IN_S)
+    assert_clean(ending, signal.SIGKILL)
+    assert list(scratch.iterdir()) == []  # its deck and word list had no names to leave behind
 
 
 @pytest.mark.slow

@@ -13,10 +13,12 @@ cannot be filled (checked against Qxw release 20200708, Debian package
 `qxw`). `deck` writes one, `parse_qxw_output` reads the words back; the
 pack's deck export (`mobius.generators.export.qxw`) uses the same two.
 
-`QxwSolver` writes the problem's lights as a deck, writes the allowed words
-to a temporary list, runs Qxw under the time limit (killed on overrun →
-TIMEOUT, on an interruption, and with this process: `mobius.cpmodel.processes`),
-and reads the words back into a `Fill`. Exit status 0 = filled, 4 = no fill
+`QxwSolver` writes the problem's lights as a deck and the allowed words as
+a list into two anonymous temporary files (no name in any folder: a kill -9
+of this process leaves nothing behind, the system frees them with the last
+descriptor), hands them to Qxw as ``/dev/fd/N``, runs it under the time
+limit (killed on overrun → TIMEOUT, on an interruption, and with this
+process: `mobius.cpmodel.processes`), and reads the words back into a `Fill`. Exit status 0 = filled, 4 = no fill
 (→ UNSAT), anything else → ERROR. Its fills are verified like any other
 solver's. Where Qxw is not installed `available()` says so; a problem it
 cannot take (prefilled letters) is refused by `supports()`; `solve` on
@@ -49,10 +51,10 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import ClassVar
+from typing import BinaryIO, ClassVar
 
 from mobius.cpmodel.crossword.lights import Light
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
@@ -129,6 +131,26 @@ def fill_from_words(lights: tuple[Light, ...], words: list[str]) -> tuple[Fill, 
     return fill, conflicts
 
 
+@contextmanager
+def anonymous_file(text: str) -> Iterator[BinaryIO]:
+    """A temporary file holding `text` (ASCII), read from its start, that has no name in any folder.
+
+    Unlike a temporary folder, which is removed only by the code that made
+    it, such a file goes when its last descriptor closes, however the
+    processes holding it end: nothing is left after a kill -9.
+    """
+    with tempfile.TemporaryFile() as handle:
+        handle.write(text.encode("ascii"))
+        handle.flush()
+        handle.seek(0)
+        yield handle
+
+
+def fd_path(handle: BinaryIO) -> str:
+    """The name a child given `handle`'s descriptor (`pass_fds`) opens it by."""
+    return f"/dev/fd/{handle.fileno()}"
+
+
 @dataclass(frozen=True)
 class QxwSolver(SolverBase):
     """Fills with the Qxw program in batch mode."""
@@ -162,15 +184,13 @@ class QxwSolver(SolverBase):
         if refusal:
             return result(Status.ERROR, refused=refusal)
         program = self.program
-        with tempfile.TemporaryDirectory(prefix="mobius-qxw-") as tmp:
-            deck_file, word_file = Path(tmp) / "fill.qxd", Path(tmp) / "words.txt"
-            deck_file.write_text(deck((light.cells for light in lights), allow_repeats=problem.rules.allow_repeats),
-                                 encoding="ascii")
-            words_text = word_list_text(problem)
-            word_file.write_text(words_text, encoding="ascii")
-            stats["words"] = words_text.count("\n")
+        words_text = word_list_text(problem)
+        stats["words"] = words_text.count("\n")
+        deck_text = deck((light.cells for light in lights), allow_repeats=problem.rules.allow_repeats)
+        with anonymous_file(deck_text) as deck_file, anonymous_file(words_text) as word_file:
             # Writing the files counts against the limit too: Qxw gets what is left.
-            finished = run_before([program, "-b", "-d", str(word_file), str(deck_file)], deadline)
+            finished = run_before([program, "-b", "-d", fd_path(word_file), fd_path(deck_file)], deadline,
+                                  pass_fds=(word_file.fileno(), deck_file.fileno()))
         if finished is None:  # killed at the deadline
             return result(Status.TIMEOUT)
         stats["qxw_exit"] = finished.returncode

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 from mobius.cpmodel.crossword.grid import MAX_SIZE
@@ -68,7 +69,14 @@ SHORT_LIGHT = 3
 
 
 class PatternError(ValueError):
-    """No pattern satisfies the spec (or the spec itself is malformed)."""
+    """No pattern satisfies the spec (or the spec itself is malformed).
+
+    The message names the spec with all its rules; `reason` is why alone,
+    short enough for a command's one line."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,19 @@ class PatternSpec:
             rules.append(f"at most {self.max_block_squares} 2x2 squares of blocks" if self.max_block_squares
                          else "no 2x2 square of blocks")
         return f"{self.width}x{self.height} {self.surface} {self.style} pattern ({', '.join(rules)})"
+
+
+def no_pattern(spec: PatternSpec, reason: str) -> PatternError:
+    """The PatternError of a spec no pattern satisfies, and why."""
+    return PatternError(f"no {spec.describe()}: {reason}", reason)
+
+
+def attempts_failed(spec: PatternSpec, seed: int, attempts: int, failures: Counter[str]) -> PatternError:
+    """The PatternError of a spec whose `attempts` all failed: the commonest reason of `failures`."""
+    reason, times = failures.most_common(1)[0]
+    share = f"all {attempts}" if times == attempts else f"{times} of {attempts}"
+    return PatternError(f"no {spec.describe()} found in {attempts} attempts (seed {seed}); {times} of them failed "
+                        f"because {reason}", f"{share} attempts failed because {reason}")
 
 
 @dataclass(frozen=True)

@@ -43,8 +43,9 @@ from mobius.cpmodel.crossword.grid import BLOCK, WHITE, Grid
 from mobius.cpmodel.crossword.lights import ACROSS, DOWN, Run, runs_of_blocks
 from mobius.cpmodel.surface import Cell, surface
 from mobius.generators.crossword.pattern_layout import Layout, layout_of, pieces
-from mobius.generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternError, PatternSpec, PatternStats,
-                                                      concrete_symmetries, density_bounds, length_ok, with_symmetry)
+from mobius.generators.crossword.pattern_rules import (AXES, SHORT_LIGHT, PatternSpec, PatternStats, attempts_failed,
+                                                      concrete_symmetries, density_bounds, length_ok, no_pattern,
+                                                      with_symmetry)
 
 # Fresh starts before giving up. On the pack sizes with the pack rules an
 # attempt succeeds about one time in three at worst (11×5 Möbius), so 200
@@ -318,7 +319,8 @@ class _Attempt:
         for axis, name in enumerate(AXES):
             for cells, crossings, cyclic in self.runs()[name]:
                 if cyclic and (not spec.allow_cyclic or (limit is not None and crossings > limit)):
-                    return "a loop with no separator", self.units_between(axis, cells, 0, len(cells), closing=True)
+                    return ("a light running all the way round the surface",
+                            self.units_between(axis, cells, 0, len(cells), closing=True))
                 if spec.max_length is not None and len(cells) > spec.max_length:
                     return f"a light longer than {spec.max_length}", self.units_between(axis, cells, 0, len(cells))
                 if cyclic or limit is None or crossings <= limit:
@@ -492,8 +494,9 @@ def search_pattern(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]:
     rng = random.Random(seed)
     floor, ceiling = density_bounds(spec)
     if floor > ceiling:
-        raise PatternError(f"no {spec.describe()}: the density range allows no whole number of "
-                           f"{'bars' if spec.style == 'barred' else 'blocks'} among {spec.width * spec.height} cells")
+        units = "bars" if spec.style == "barred" else "blocks"
+        raise no_pattern(spec, f"the density range allows no whole number of {units} among "
+                               f"{spec.width * spec.height} cells")
     failures: Counter[str] = Counter()
     rejected = 0
     for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -503,9 +506,7 @@ def search_pattern(spec: PatternSpec, seed: int) -> tuple[Grid, PatternStats]:
         if failure is None:
             return state.grid(), PatternStats(attempt, rejected)
         failures[failure] += 1
-    reason, times = failures.most_common(1)[0]
-    raise PatternError(f"no {spec.describe()} found in {MAX_ATTEMPTS} attempts (seed {seed}); "
-                       f"{times} of them failed because {reason}")
+    raise attempts_failed(spec, seed, MAX_ATTEMPTS, failures)
 
 
 def concrete_symmetry(spec: PatternSpec, seed: int) -> str:
@@ -519,7 +520,7 @@ def _run_attempt(state: _Attempt, floor: int, ceiling: int) -> str | None:
     """One attempt from all white; the reason it failed, or None on success."""
     if state.apply([], []) is None or not state.connected():
         # The repair of the all-white grid uses no randomness: every attempt would fail alike.
-        raise PatternError(f"no {state.spec.describe()}: {_repair_failure(state, ceiling)}")
+        raise no_pattern(state.spec, _repair_failure(state, ceiling))
     failure = state.cut_required()
     if failure is not None:
         return failure

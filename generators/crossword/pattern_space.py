@@ -215,7 +215,7 @@ def draw_patterns(spec: PatternSpec, seeds: list[int]) -> list[Grid | str]:
         try:
             found.append(generate_pattern(spec, seed))
         except PatternError as exc:
-            found.append(str(exc))
+            found.append(exc.reason)
     return found
 
 

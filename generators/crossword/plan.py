@@ -122,8 +122,8 @@ class CrosswordPlan:
                                     runner)
         first = self.survey.get(0)
         if first is None:
-            raise PackError(f"no {pattern_spec.describe()} exists"
-                            + (f": {self.survey.failure}" if self.survey.failure else "")
+            raise PackError(f"no {pattern_spec.width}x{pattern_spec.height} {pattern_spec.surface} grid keeps the "
+                            "pack's rules" + (f": {self.survey.failure}" if self.survey.failure else "")
                             + "; try another size, surface or fewer rules (e.g. --min-seam-lights)")
         supply = {length: len(words.by_length(length)) for length in words.lengths()}
         self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats)

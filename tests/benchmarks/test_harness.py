@@ -17,12 +17,14 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, replace
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 from typer.testing import CliRunner
 
+from mobius.bench_cli import RESULT_FILES
 from mobius.benchmarks import harness
 from mobius.benchmarks.agreement import check_agreement
 from mobius.benchmarks.harness import Job, Record, RunConfig, make_record, run_jobs
@@ -225,6 +227,8 @@ def test_a_run_records_answer_verdict_stats_memory_and_machine(tmp_path: Path) -
     assert saved["meta"] == {"suite": "test"} and saved["records"][0]["solution"] == ["BAT", "ORE", "WED"]
     assert {"report.md", "cactus-test-crossword.png", "cactus-test-crossword.svg"} <= \
         {p.name for p in (tmp_path / "out").iterdir()}
+    assert (tmp_path / "out" / "cactus-test-crossword.png").read_bytes().startswith(b"\x89PNG")
+    assert b"<svg" in (tmp_path / "out" / "cactus-test-crossword.svg").read_bytes()
 
 
 def _running(pid: int) -> bool:
@@ -351,6 +355,8 @@ def test_mobius_bench_quick_runs_every_solver_and_they_agree(tmp_path: Path) -> 
     assert any(r.family == SLIDER for r in records) and any(r.family == CROSSWORD for r in records)
     assert all(r.verified for r in records if r.status == "SOLVED")
     assert (tmp_path / "report.md").read_text(encoding="utf-8").count("| Solver |") == 2
+    # `bench --out` checks the names of a run's files before it starts: every file written is one of them
+    assert all(any(fnmatch(p.name, name) for name in RESULT_FILES) for p in tmp_path.iterdir())
 
 
 def test_counters_read_as_whole_numbers_and_seconds_keep_their_decimals() -> None:

@@ -214,7 +214,7 @@ def test_a_size_without_any_pattern_is_one_clear_error(tmp_path: Path) -> None:
     result = mobius("pack", "crossword", "--count", "2", "--width", "3", "--height", "3", "--out", str(tmp_path / "p"))
     assert result.returncode == 2
     errors = [line for line in result.stderr.splitlines() if line.startswith("mobius: error:")]
-    assert len(errors) == 1 and "no 3x3 mobius blocks pattern" in errors[0] and "Traceback" not in result.stderr
+    assert len(errors) == 1 and "no 3x3 mobius grid keeps the pack's rules" in errors[0] and "Traceback" not in result.stderr
     assert not (tmp_path / "p").exists()
 
 

@@ -1,7 +1,9 @@
 """Packs on a real Dask cluster: a `dask scheduler` and two `dask worker`
 processes on 127.0.0.1, workers that cannot read the user's files, and a
 worker killed mid-pack; the pack still completes, byte-identical to a
-`--workers 1` run of the same command."""
+`--workers 1` run of the same command. A scheduler killed mid-pack ends the
+run in one line that says what is kept and how to go on, and a local
+`--resume` completes the pack."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from typing import Any
 import pytest
 
 from mobius.dictionaries import load
+from mobius.generators import executors
+from mobius.generators.executors import DaskExecutor, SchedulerLost
 
 distributed = pytest.importorskip("dask.distributed")
 pytestmark = pytest.mark.slow
@@ -47,6 +51,7 @@ class Cluster:
     client: Any  # a dask.distributed.Client of the scheduler
     home: Path  # the workers' working directory
     logs: Path
+    scheduler: subprocess.Popen[bytes]
 
 
 def _start(args: list[str], cwd: Path, log: Path) -> subprocess.Popen[bytes]:
@@ -99,7 +104,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
                                      "--death-timeout", "60"], home, logs / f"worker{number}.log"))
         client = distributed.Client(address, timeout=START_TIMEOUT_S)
         client.wait_for_workers(2, timeout=START_TIMEOUT_S)
-        yield Cluster(address, client, home, logs)
+        yield Cluster(address, client, home, logs, processes[0])
     finally:
         if client is not None:
             client.close()
@@ -211,3 +216,62 @@ def test_a_slider_pack_ships_its_board_file(cluster: Cluster, tmp_path: Path) ->
     _run([*args, "--out", "local", "--workers", "1"], client_dir)
     assert _pack_files(client_dir / "cluster") == _pack_files(client_dir / "local")
     assert json.loads((client_dir / "local" / "puzzles" / "0001.json").read_text())["board"]["name"] == "wheel"
+
+
+def test_a_scheduler_lost_mid_pack_is_one_line_and_a_local_resume_completes_the_pack(cluster: Cluster,
+                                                                                   tmp_path: Path) -> None:
+    args = ["pack", "crossword", "--count", "10", *GRID, "--out", str(tmp_path / "pack")]
+    pack = subprocess.Popen(_mobius(*args, "--executor", "dask", "--scheduler", cluster.address), cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + PACK_TIMEOUT_S
+        while _written(tmp_path / "pack") < 1 and pack.poll() is None and time.monotonic() < deadline:
+            time.sleep(POLL_S)
+        assert pack.poll() is None, pack.communicate()[1]
+        os.killpg(cluster.scheduler.pid, signal.SIGKILL)
+        _, stderr = pack.communicate(timeout=PACK_TIMEOUT_S)
+    finally:
+        if pack.poll() is None:
+            os.killpg(pack.pid, signal.SIGKILL)
+            pack.wait()
+    kept = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "pack" / "puzzles").glob("*.json")}
+    said = [line for line in stderr.splitlines() if not line.startswith("note: ")]
+    assert pack.returncode == 2 and len(said) == 1, stderr  # distributed's own logging is silent too
+    assert f"the Dask scheduler '{cluster.address}' was lost" in said[0]
+    assert f"the {len(kept)} of 10 puzzles finished are kept" in said[0] and "--resume" in said[0]
+    _run([*args, "--resume", "--workers", "1"], tmp_path)
+    manifest = json.loads((tmp_path / "pack" / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and _written(tmp_path / "pack") == 10
+    assert {name: (tmp_path / "pack" / "puzzles" / name).stat().st_mtime_ns for name in kept} == kept
+
+
+class _Client:
+    """A client whose status turns from running to connecting `after` seconds (never, if None)."""
+
+    def __init__(self, after: float | None) -> None:
+        self.began, self.after = time.monotonic(), after
+
+    @property
+    def status(self) -> str:
+        return "running" if self.after is None or time.monotonic() - self.began < self.after else "connecting"
+
+
+def _executor(client: _Client) -> DaskExecutor:
+    runner = DaskExecutor.__new__(DaskExecutor)  # no cluster: only the watch over errors is tried
+    runner.client, runner.address = client, "tcp://127.0.0.1:1"
+    return runner
+
+
+@pytest.mark.parametrize("error", [OSError("Stream is closed"), ConnectionResetError(104, "reset by peer")])
+def test_a_closed_connection_before_the_client_notices_the_loss_is_the_scheduler_lost(error: Exception) -> None:
+    # The race the fault family met: a gather failed while the client still said "running".
+    with pytest.raises(SchedulerLost, match="was lost"), _executor(_Client(after=0.3)).watching():
+        raise error
+
+
+def test_a_jobs_own_error_is_its_own_while_the_scheduler_is_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executors, "DASK_LOSS_NOTICE_S", 0.2)
+    with pytest.raises(ValueError, match="a bug"), _executor(_Client(after=None)).watching():
+        raise ValueError("a bug")
+    with pytest.raises(OSError, match="disk"), _executor(_Client(after=None)).watching():
+        raise OSError("disk")  # no loss noticed in the time allowed: the error is what it says

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mobius.generators.crossword.pack import CrosswordPackSpec
-from mobius.generators.pack import PackError, build_pack, derive_seed
+from mobius.generators.pack import PackError, build_pack, by_reason, derive_seed
 from mobius.generators.slider.pack import SliderPackSpec, parse_depths
 
 CROSSWORD = CrosswordPackSpec(count=5, width=9, height=7, surface="mobius", seed=11, time_limit=20.0)
@@ -89,8 +89,17 @@ def test_existing_pack_is_not_overwritten_and_resume_checks_parameters(tmp_path:
     with pytest.raises(PackError, match="already holds a pack"):
         build_pack(SLIDER, tmp_path / "s")
     other = SliderPackSpec(count=6, board="ring", depth_min=3, depth_max=8, seed=6)
-    with pytest.raises(PackError, match="different parameters"):
+    # the line names what differs, in the manifest's words
+    with pytest.raises(PackError, match=r"different parameters than the pack was started with \(seed 5 then, 6 now\)"):
         build_pack(other, tmp_path / "s", resume=True)
+
+
+def test_a_failed_packs_line_gives_each_reason_once_with_its_puzzles() -> None:
+    # Once "puzzle 1: R; puzzle 2: R; puzzle 3: R": the same reason as often as puzzles failed.
+    assert by_reason({0: "no fill", 1: "no fill", 2: "no fill", 4: "a clash"}) == \
+        "puzzles 1, 2 and 3: no fill; puzzle 5: a clash"
+    assert by_reason({i: "no fill" for i in range(9)}) == "puzzles 1, 2, 3, 4, 5 and 4 more: no fill"
+    assert by_reason({i: f"reason {i}" for i in range(5)}).endswith("puzzle 3: reason 2; and 2 other reasons")
 
 
 def test_parse_depths() -> None:

@@ -1,8 +1,11 @@
 """Packs never mix runs or inputs, through the CLI: a locked pack directory is
 refused untouched, a lock left by a dead run is taken over, resume refuses
-changed inputs and re-makes puzzle files that fail their hash, and write
-failures name the real file and leave nothing behind. (The long cases, at
-random moments, are the `packs` fault family: benchmarks/faults/packs.py.)"""
+changed inputs and re-makes puzzle files that fail their hash, write
+failures name the real file and leave nothing behind, and a device, FIFO
+or socket where the pack or one of its files goes is refused before any
+work. (The long cases, at random moments, are the `packs` fault family:
+benchmarks/faults/packs.py; devices and FIFOs for every command, the
+`outputs` family.)"""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -171,6 +176,27 @@ def test_resume_refuses_a_changed_input_and_names_it(crossword_inputs: tuple[Pat
     assert snapshot(out) == before
 
 
+@pytest.mark.parametrize("option", ["--clues", "--ban"])
+def test_resume_names_an_input_file_left_out_or_added(crossword_inputs: tuple[Path, dict[str, Path]],
+                                                     tmp_path: Path, option: str) -> None:
+    made, files = crossword_inputs
+    out = copy_of(made, tmp_path / "pack")
+    given = [str(a) for name, path in files.items() if name != option for a in (name, path)]
+    before = snapshot(out)
+    left_out = mobius(*CROSSWORD, "--out", str(out), *given, "--resume")
+    assert left_out.returncode == 2 and snapshot(out) == before
+    assert f"{out}: the pack was started with {option} {files[option]}, which this command leaves out; " \
+           "--resume needs the inputs it was started with" in one_error_line(left_out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    del manifest["inputs"][option]  # as a pack started without the option records its inputs
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(out)
+    added = mobius(*CROSSWORD, "--out", str(out), *(str(a) for pair in files.items() for a in pair), "--resume")
+    assert added.returncode == 2 and snapshot(out) == before
+    assert f"{out}: this command gives {option} {files[option]}, which the pack was started without" \
+        in one_error_line(added)
+
+
 def test_resume_refuses_a_pack_started_with_another_clue_bank(crossword_inputs: tuple[Path, dict[str, Path]],
                                                              tmp_path: Path) -> None:
     """The embedded bank changes with the tool: a pack started by another version never gets a second bank's clues."""
@@ -249,3 +275,50 @@ def test_a_full_disk_mid_pack_names_the_puzzle_file_and_resume_completes_it(
     assert snapshot(out / "puzzles").keys() == snapshot(slider_pack / "puzzles").keys()
     for name in sorted(snapshot(out / "puzzles")):
         assert (out / "puzzles" / name).read_bytes() == (slider_pack / "puzzles" / name).read_bytes(), name
+
+
+# --- devices, FIFOs and sockets where the pack writes --------------------------------------
+
+def kinds(folder: Path) -> dict[str, int]:
+    """Every name under `folder` with the type of its own mode (a link stays a link)."""
+    return {str(p.relative_to(folder)): stat.S_IFMT(p.lstat().st_mode) for p in folder.rglob("*")}
+
+
+@pytest.mark.parametrize("command", ["slider", "crossword"])
+def test_a_pack_into_a_fifo_is_refused_before_any_work(tmp_path: Path, command: str,
+                                                       special_file: Callable[[Path, str], Path]) -> None:
+    out = special_file(tmp_path / "pack", "fifo")
+    cache = tmp_path / "cache"
+    args = SLIDER if command == "slider" else CROSSWORD
+    result = subprocess.run([sys.executable, "-m", "mobius", *args, "--out", str(out), "--force"], capture_output=True,
+                            text=True, timeout=300, env={**os.environ, "XDG_CACHE_HOME": str(cache)})
+    assert result.returncode == 2
+    assert f"{out} is a named pipe (FIFO), not a directory for a pack" in one_error_line(result)
+    assert stat.S_ISFIFO(out.lstat().st_mode) and not list(cache.rglob("*.npy"))
+
+
+@pytest.mark.parametrize("place,kind", [("pack.pdf", "device"), ("index.html", "socket"), (".journal", "fifo")])
+def test_a_forced_pack_among_files_refuses_a_device_fifo_or_socket_of_its_names(
+        tmp_path: Path, place: str, kind: str, special_file: Callable[[Path, str], Path]) -> None:
+    out = tmp_path / "pack"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    special = special_file(out / place, kind)
+    before = kinds(out)
+    result = mobius(*SLIDER, "--out", str(out), "--force")
+    assert result.returncode == 2
+    assert f"{special} is " in one_error_line(result) and "a pack writes only regular files" in result.stderr
+    assert kinds(out) == before  # no manifest, no puzzle, and the special file as it was
+
+
+def test_resume_refuses_a_puzzle_file_that_is_a_link_to_a_device(slider_pack: Path, tmp_path: Path,
+                                                                  special_file: Callable[[Path, str], Path]) -> None:
+    out = copy_of(slider_pack, tmp_path / "pack")
+    svg = out / "puzzles" / "0002.svg"
+    svg.unlink()
+    svg.symlink_to(special_file(tmp_path / "device", "device"))
+    (out / "puzzles" / "0004.json").unlink()  # a puzzle to make again
+    before, files = kinds(tmp_path), snapshot(out)
+    result = mobius(*SLIDER, "--out", str(out), "--resume")
+    assert result.returncode == 2 and f"{svg} is a character device (the link leads to" in one_error_line(result)
+    assert kinds(tmp_path) == before and snapshot(out) == files
