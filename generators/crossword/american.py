@@ -4,9 +4,9 @@ Covers `american_rules(width, height)`: the `PatternSpec` values of a plane
 pack (besides the defaults every pack has: lights of 3 or more letters,
 every white cell checked, white cells connected, no row or column all
 blocks). Minis, up to `MINI_SIDE` cells a side: symmetric under a half
-turn, a mirror or the diagonal, at most a sixth of the cells blocks, 2×2
-squares of blocks allowed (corners), no word cap, at most half the words of
-three letters and rows of short words allowed. Larger grids, the midis and
+turn, a mirror or the diagonal, at most a quarter of the cells blocks, 2×2
+squares of blocks allowed (corners), no word cap, at most two words in five
+of three letters and rows of short words allowed. Larger grids, the midis and
 dailies and Sundays:
 
 - 180° rotational symmetry;
@@ -55,10 +55,12 @@ BLOCK_SHARE = 1 / 6
 BLOCK_FLOOR = 0.10
 # Minis: grids of at most this many cells a side keep the rules of the published minis (the New York
 # Times' 5×5 and 7×7): symmetric in any of the ways a square allows, blocks in the corners (2×2 squares
-# of them too), no word cap, rows such as three letters, a block, three letters, and up to half the
-# words of three letters — a 5×5 with its corners blocked has four of its ten.
+# of them too), at most a quarter of the cells blocks, no word cap, rows such as three letters, a
+# block, three letters, and up to two words in five of three letters — a 5×5 with its corners blocked
+# has four of its ten. The space and how much of it fills: benchmarks/RESULTS.md, "Grids drawn for fill".
 MINI_SIDE = 8
-MINI_SHORT_SHARE = 0.5
+MINI_BLOCK_SHARE = 0.25
+MINI_SHORT_SHARE = 0.4
 # The longest light by default: longer lights make grids the reference
 # solver cannot fill (figures: benchmarks/RESULTS.md, "Figures behind constants").
 LONGEST_LIGHT = 10
@@ -79,7 +81,7 @@ def american_rules(width: int, height: int) -> dict[str, Any]:
     """`PatternSpec` keyword values of the American rules for a W×H plane grid: a mini's up to
     `MINI_SIDE` cells a side, else a daily's."""
     if max(width, height) <= MINI_SIDE:
-        return {"symmetry": "any", "density": (0.0, BLOCK_SHARE), "max_words": None, "max_block_squares": None,
+        return {"symmetry": "any", "density": (0.0, MINI_BLOCK_SHARE), "max_words": None, "max_block_squares": None,
                 "max_length": max(width, height), "allow_clutter": True, "max_short_share": MINI_SHORT_SHARE}
     return {"symmetry": "rot180", "density": (BLOCK_FLOOR, BLOCK_SHARE), "max_words": word_cap(width, height),
             "max_block_squares": 0, "max_length": min(LONGEST_LIGHT, max(width, height))}

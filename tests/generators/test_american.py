@@ -101,7 +101,7 @@ def test_plane_packs_default_to_the_american_rules_and_others_keep_theirs() -> N
     assert (free.pattern_spec().symmetry, free.pattern_spec().max_words) == ("none", 72)
     mini = CrosswordPackSpec(count=1, width=7, height=7, surface="plane").pattern_spec()
     assert (mini.symmetry, mini.max_words, mini.max_block_squares, mini.allow_clutter, mini.max_short_share) == \
-        ("any", None, None, True, 0.5)
+        ("any", None, None, True, 0.4)
     strip = CrosswordPackSpec(count=1, width=11, height=5).pattern_spec()
     assert (strip.symmetry, strip.max_words, strip.max_block_squares) == ("none", None, None)
     assert "max_words" not in CrosswordPackSpec(count=1, width=11, height=5).parameters()
