@@ -9,8 +9,9 @@ lights of ln(words of that length) and over checked cells of ln(the chance
 that the two lights' letters there agree)). It is simulated annealing
 (Kirkpatrick et al. 1983): a move that lowers ln E by d is still taken with
 probability e^(−d/T), T falling geometrically from `START_T` to `END_T` over
-`STEPS_PER_CELL` moves a cell, so that early moves wander (every seed ends
-in a grid of its own) and late ones climb; the best grid met is returned.
+`STEPS_PER_CELL` moves a cell, so that early moves wander and late ones climb, on a landscape of
+the seed's own (each block weighed by a seeded noise of up to `NOISE`), so
+that seeds end in grids of their own; the best grid met is returned.
 The estimate is what editors' grids show as well: published 15×15 grids with
 ln E ≥ 65 fill at once from the embedded list, those below 30 seldom
 (benchmarks/RESULTS.md, "Grids drawn for fill").
@@ -67,6 +68,9 @@ JUMP_SHARE = 0.35
 # What a 3×3 square of white cells costs the score, in units of ln E: the estimate takes each crossing
 # alone, and so misses how hard stacked long lights are to fill together.
 OPEN_SQUARE_COST = 0.5
+# Each seed weighs a block on each cell by up to this much either way (in units of ln E), so that seeds
+# climb to different grids where the rules leave few good ones (benchmarks/RESULTS.md, "Grids drawn for fill").
+NOISE = 1.5
 # ln of a chance that never happens: a light length or crossing the list has no words for.
 IMPOSSIBLE = -1e9
 # An unlimited rule, as the kernel reads it.
@@ -346,7 +350,7 @@ def _open_squares(blocks, width, height):
 
 @njit(cache=True)
 def _judge(blocks, cells, start, axis, cyclic, crosses, neighbours, limits, log_supply, log_agree, square_cost,
-           length, position, scratch, stack, seen):
+           noise, length, position, scratch, stack, seen):
     """(violations of the rules, ln E) of `blocks`."""
     (_, _, _, _, _, min_seam_lights, low, high, max_words, max_squares, short_share, _, width, height, _) = limits
     violations, words, short, seam_lights = _runs(blocks, cells, start, axis, cyclic, crosses, limits, length,
@@ -366,6 +370,9 @@ def _judge(blocks, cells, start, axis, cyclic, crosses, neighbours, limits, log_
         violations += 1
     violations += _unconnected(blocks, neighbours, stack, seen) > 0
     score = _log_fills(blocks, length, position, log_supply, log_agree, len(log_supply) - 1)
+    for c in range(len(blocks)):
+        if blocks[c]:
+            score += noise[c]
     return violations, score - square_cost * _open_squares(blocks, width, height)
 
 
@@ -373,9 +380,11 @@ def _judge(blocks, cells, start, axis, cyclic, crosses, neighbours, limits, log_
 def _anneal(blocks, cells, start, axis, cyclic, crosses, image, neighbours, limits, log_supply, log_agree, seed,
             steps, schedule):
     """Anneal `blocks` (valid) in place of a copy; (the best valid blocks met, their ln E)."""
-    start_t, end_t, square_cost, slide_share, jump_share = schedule
+    start_t, end_t, square_cost, slide_share, jump_share, noise_span = schedule
     np.random.seed(seed)
     n = len(blocks)
+    # each seed its own landscape: a block on cell c is worth noise[c] more or less
+    noise = (np.random.random(n) * 2.0 - 1.0) * noise_span
     length = np.zeros((2, n), dtype=np.int64)
     position = np.zeros((2, n), dtype=np.int64)
     scratch = np.zeros(n + 1, dtype=np.int64)
@@ -383,7 +392,7 @@ def _anneal(blocks, cells, start, axis, cyclic, crosses, image, neighbours, limi
     seen = np.zeros(n, dtype=np.bool_)
     current = blocks.copy()
     _, score = _judge(current, cells, start, axis, cyclic, crosses, neighbours, limits, log_supply, log_agree,
-                      square_cost, length, position, scratch, stack, seen)
+                      square_cost, noise, length, position, scratch, stack, seen)
     best = current.copy()
     best_score = score
     for k in range(steps):
@@ -404,7 +413,7 @@ def _anneal(blocks, cells, start, axis, cyclic, crosses, image, neighbours, limi
             current[moved] = 1
             current[image[moved]] = 1
         violations, new = _judge(current, cells, start, axis, cyclic, crosses, neighbours, limits, log_supply,
-                                 log_agree, square_cost, length, position, scratch, stack, seen)
+                                 log_agree, square_cost, noise, length, position, scratch, stack, seen)
         if violations == 0 and (new >= score or np.random.random() < math.exp((new - score) / temperature)):
             score = new
             if score > best_score:
@@ -437,7 +446,7 @@ def rule_violations(grid: Grid, spec: PatternSpec) -> tuple[int, float]:
     tracks, limits, model = _kernel_inputs(spec)
     n = spec.width * spec.height
     violations, score = _judge(_blocks(grid), tracks.cells, tracks.start, tracks.axis, tracks.cyclic, tracks.crosses,
-                               tracks.neighbours, limits, model.log_supply, model.log_agree, 0.0,
+                               tracks.neighbours, limits, model.log_supply, model.log_agree, 0.0, np.zeros(n),
                                np.zeros((2, n), dtype=np.int64), np.zeros((2, n), dtype=np.int64),
                                np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64),
                                np.zeros(n, dtype=np.bool_))
@@ -455,7 +464,7 @@ def anneal_pattern(grid: Grid, spec: PatternSpec, seed: int) -> Grid:
     best, _ = _anneal(_blocks(grid), tracks.cells, tracks.start, tracks.axis, tracks.cyclic, tracks.crosses,
                       tracks.image, tracks.neighbours, limits, model.log_supply, model.log_agree,
                       seed % (2**31), STEPS_PER_CELL * spec.width * spec.height,
-                      (START_T, END_T, OPEN_SQUARE_COST, SLIDE_SHARE, JUMP_SHARE))
+                      (START_T, END_T, OPEN_SQUARE_COST, SLIDE_SHARE, JUMP_SHARE, NOISE))
     w = spec.width
     rows = tuple("".join(BLOCK if best[y * w + x] else WHITE for x in range(w)) for y in range(spec.height))
     return Grid(rows, grid.surface)

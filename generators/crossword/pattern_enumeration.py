@@ -56,6 +56,9 @@ ENUMERATION_CAP = 4000
 # CP-SAT deterministic time for one enumeration: spaces that take longer are
 # sampled, so a large space costs little before the pack starts.
 ENUMERATION_TIME = 4.0
+# The same for a word-capped spec below CAPPED_LISTED_CELLS, whose other way is drawing annealed grids,
+# which climb to a few of a small space's grids (a 9×9's 180 grids take about 6 s to list).
+CAPPED_ENUMERATION_TIME = 10.0
 # Cells from which a word-capped spec (`pattern_rules.annealed`) is taken for a
 # large space without listing: from 11×11 up, listing only reaches ENUMERATION_CAP.
 CAPPED_LISTED_CELLS = 121
@@ -97,7 +100,7 @@ def _enumerate(spec: PatternSpec) -> list[Grid] | None:
     model, blocks = pattern_model(spec)
     solver = cpsat_solver(0, 1)  # one worker: enumerating needs it, and the list is the same everywhere
     solver.parameters.enumerate_all_solutions = True
-    solver.parameters.max_deterministic_time = ENUMERATION_TIME
+    solver.parameters.max_deterministic_time = CAPPED_ENUMERATION_TIME if annealed(spec) else ENUMERATION_TIME
     collect = _Collect(blocks, ENUMERATION_CAP)
     status = solver.solve(model, collect)
     if collect.over or status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
