@@ -1,9 +1,13 @@
 """Plane packs keep the American rules — checked by this test's own reading
-of the puzzle files, never by the generator or its checker: 180° symmetry,
-at most 78 words on 15×15, at most a sixth of the cells blocks, lights of 3
+of the puzzle files, never by the generator or its checker, on a pack of
+each size a publisher prints (5×5 and 7×7 minis, a 9×9 midi, a 15×15
+daily, a 21×21 Sunday): the symmetry (180° on dailies; a half turn, a
+mirror or the diagonal on minis), at most 78 words on 15×15 and 140 on
+21×21, at most a sixth of the cells blocks (a quarter on minis), lights of 3
 or more letters with every white cell in an across and a down light, white
-cells connected, no 2×2 square of blocks; and the summary says nothing of
-seams. The rules' values by size and the independent checker's two new
+cells connected, no 2×2 square of blocks (but in a mini's corners), no row
+or column all blocks, each puzzle its own grid; and the summary says nothing
+of seams. The rules' values by size and the independent checker's two new
 rules are checked here too."""
 
 from __future__ import annotations
@@ -58,33 +62,60 @@ def block_squares(rows: Rows) -> int:
                if rows[y][x] == rows[y][x + 1] == rows[y + 1][x] == rows[y + 1][x + 1] == "#")
 
 
-@pytest.mark.slow  # two 15×15 fills, their patterns and exports: minutes (20 at a load average of 20 on 2 cores)
-def test_a_15x15_plane_pack_prints_american_grids(tmp_path: Path) -> None:
+def symmetric(rows: Rows) -> set[str]:
+    """The symmetries the blocks keep: a half turn, a mirror (left–right), the diagonal."""
+    h, w = len(rows), len(rows[0])
+    blocks = {(x, y) for y in range(h) for x in range(w) if rows[y][x] == "#"}
+    images = {"rot180": {(w - 1 - x, h - 1 - y) for x, y in blocks}, "mirror": {(w - 1 - x, y) for x, y in blocks},
+              "diagonal": {(y, x) for x, y in blocks} if w == h else set()}
+    return {name for name, image in images.items() if image == blocks}
+
+
+# (side, puzzles, the rules: the symmetries allowed, the most words, whether 2×2 squares of blocks may stand,
+# the largest share of blocks)
+SIZES = [(5, 3, {"rot180", "mirror", "diagonal"}, None, True, 1 / 4),
+         (7, 3, {"rot180", "mirror", "diagonal"}, None, True, 1 / 4),
+         (9, 2, {"rot180"}, 37, False, 1 / 6),
+         (15, 2, {"rot180"}, 78, False, 1 / 6),
+         (21, 1, {"rot180"}, 140, False, 1 / 6)]
+
+
+@pytest.mark.slow  # a pack of each size, 21×21 among them: a few minutes on 2 cores
+@pytest.mark.parametrize(("side", "count", "symmetries", "most_words", "squares", "block_share"), SIZES,
+                         ids=[f"{side}x{side}" for side, *_ in SIZES])
+def test_plane_packs_print_the_grids_publishers_print(tmp_path: Path, side: int, count: int, symmetries: set[str],
+                                                      most_words: int | None, squares: bool,
+                                                      block_share: float) -> None:
     out = tmp_path / "pack"
-    result = subprocess.run([sys.executable, "-m", "mobius", "pack", "crossword", "--surface", "plane", "--width", "15",
-                             "--height", "15", "--count", "2", "--seed", "3", "--out", str(out)],
+    result = subprocess.run([sys.executable, "-m", "mobius", "pack", "crossword", "--surface", "plane", "--width",
+                             str(side), "--height", str(side), "--count", str(count), "--seed", "3", "--out", str(out)],
                             capture_output=True, text=True, timeout=3600)
     assert result.returncode == 0, result.stderr
     assert "seam" not in result.stderr.lower()
     manifest = json.loads((out / "manifest.json").read_text())
     assert not [key for key in manifest["quality"] if "seam" in key]
     puzzles = [json.loads(path.read_text()) for path in sorted((out / "puzzles").glob("*.json"))]
-    assert len(puzzles) == 2
+    assert len(puzzles) == count
+    patterns = set()
     for puzzle in puzzles:
         rows = puzzle["rows"]
-        assert len(rows) == 15 and {len(row) for row in rows} == {15}
-        assert all((rows[y][x] == "#") == (rows[14 - y][14 - x] == "#") for y in range(15) for x in range(15))
-        blocks = sum(row.count("#") for row in rows)
-        assert blocks <= 225 / 6
+        assert len(rows) == side and {len(row) for row in rows} == {side}
+        assert symmetric(rows) & symmetries, rows
+        assert sum(row.count("#") for row in rows) <= side * side * block_share
         lights = runs(rows)
         # runs of 1 or 2 would be unchecked cells or lights too short: none at all
         assert min(len(run) for run in lights) >= 3
-        assert len(lights) == len(puzzle["entries"]) <= 78
+        assert most_words is None or len(lights) <= most_words
+        assert len(lights) == len(puzzle["entries"])
         assert connected(rows)
-        assert block_squares(rows) == 0
+        assert squares or block_squares(rows) == 0
+        assert all(set(row) != {"#"} for row in rows)  # no row all blocks
+        assert all(any(row[x] != "#" for row in rows) for x in range(side))  # nor any column
         letters = {"".join(rows[y][x] for x, y in run) for run in lights}
         assert letters == {e["answer"] for e in puzzle["entries"]}
         assert "seam_lights" not in puzzle["quality"]
+        patterns.add(tuple("".join("#" if ch == "#" else "." for ch in row) for row in rows))
+    assert len(patterns) == count  # every puzzle a grid of its own
 
 
 def test_the_word_cap_scales_by_area_and_small_grids_by_their_edges() -> None:

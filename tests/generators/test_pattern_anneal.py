@@ -131,11 +131,12 @@ def test_its_estimate_is_the_fill_estimate_of_the_same_words() -> None:
 @pytest.mark.parametrize("spec", SPECS[:3], ids=lambda spec: f"{spec.width}x{spec.height}-{spec.surface}")
 def test_an_annealed_grid_keeps_the_rules_and_its_seed(spec: PatternSpec) -> None:
     start, _ = search_pattern(spec, 5)
-    first, again, other = (anneal_pattern(start, spec, seed) for seed in (5, 5, 6))
-    for grid in (first, other):
+    grids = [anneal_pattern(start, spec, seed) for seed in range(6)]
+    for grid in grids:
         assert pattern_problem(grid, spec) is None
-    assert first == again
-    assert first != other
+    assert anneal_pattern(start, spec, 0) == grids[0]
+    # Two seeds may climb to one grid where the rules leave few good ones; the noise still spreads six.
+    assert len(set(grids)) > 1
 
 
 def test_annealing_raises_the_estimate_of_american_grids() -> None:
