@@ -1,7 +1,7 @@
 """Plane packs keep the American rules — checked by this test's own reading
 of the puzzle files, never by the generator or its checker, on a pack of
 each size a publisher prints (5×5 and 7×7 minis, a 9×9 midi, a 15×15
-daily, a 21×21 Sunday): the symmetry (180° on dailies; a half turn, a
+daily; a 21×21 Sunday's grids, whose fill takes minutes): the symmetry (180° on dailies; a half turn, a
 mirror or the diagonal on minis), at most 78 words on 15×15 and 140 on
 21×21, at most a sixth of the cells blocks (a quarter on minis), lights of 3
 or more letters with every white cell in an across and a down light, white
@@ -80,9 +80,27 @@ SIZES = [(5, 3, {"rot180", "mirror", "diagonal"}, None, True, 1 / 4),
          (21, 1, {"rot180"}, 140, False, 1 / 6)]
 
 
-@pytest.mark.slow  # a pack of each size, 21×21 among them: a few minutes on 2 cores
-@pytest.mark.parametrize(("side", "count", "symmetries", "most_words", "squares", "block_share"), SIZES,
-                         ids=[f"{side}x{side}" for side, *_ in SIZES])
+def assert_american(rows: Rows, symmetries: set[str], most_words: int | None, squares: bool,
+                    block_share: float) -> list[list[tuple[int, int]]]:
+    """Every rule of the size, read from the rows alone; the lights."""
+    side = len(rows)
+    assert {len(row) for row in rows} == {side}
+    assert symmetric(rows) & symmetries, rows
+    assert sum(row.count("#") for row in rows) <= side * side * block_share
+    lights = runs(rows)
+    # runs of 1 or 2 would be unchecked cells or lights too short: none at all
+    assert min(len(run) for run in lights) >= 3
+    assert most_words is None or len(lights) <= most_words
+    assert connected(rows)
+    assert squares or block_squares(rows) == 0
+    assert all(set(row) != {"#"} for row in rows)  # no row all blocks
+    assert all(any(row[x] != "#" for row in rows) for x in range(side))  # nor any column
+    return lights
+
+
+@pytest.mark.slow  # a pack of each size up to 15×15: several minutes on 2 cores
+@pytest.mark.parametrize(("side", "count", "symmetries", "most_words", "squares", "block_share"), SIZES[:-1],
+                         ids=[f"{side}x{side}" for side, *_ in SIZES[:-1]])
 def test_plane_packs_print_the_grids_publishers_print(tmp_path: Path, side: int, count: int, symmetries: set[str],
                                                       most_words: int | None, squares: bool,
                                                       block_share: float) -> None:
@@ -99,23 +117,23 @@ def test_plane_packs_print_the_grids_publishers_print(tmp_path: Path, side: int,
     patterns = set()
     for puzzle in puzzles:
         rows = puzzle["rows"]
-        assert len(rows) == side and {len(row) for row in rows} == {side}
-        assert symmetric(rows) & symmetries, rows
-        assert sum(row.count("#") for row in rows) <= side * side * block_share
-        lights = runs(rows)
-        # runs of 1 or 2 would be unchecked cells or lights too short: none at all
-        assert min(len(run) for run in lights) >= 3
-        assert most_words is None or len(lights) <= most_words
+        lights = assert_american(rows, symmetries, most_words, squares, block_share)
         assert len(lights) == len(puzzle["entries"])
-        assert connected(rows)
-        assert squares or block_squares(rows) == 0
-        assert all(set(row) != {"#"} for row in rows)  # no row all blocks
-        assert all(any(row[x] != "#" for row in rows) for x in range(side))  # nor any column
         letters = {"".join(rows[y][x] for x, y in run) for run in lights}
         assert letters == {e["answer"] for e in puzzle["entries"]}
         assert "seam_lights" not in puzzle["quality"]
         patterns.add(tuple("".join("#" if ch == "#" else "." for ch in row) for row in rows))
     assert len(patterns) == count  # every puzzle a grid of its own
+
+
+@pytest.mark.slow  # a Sunday's fill takes minutes (benchmarks/plane_grids.py packs it): its grids are checked here
+def test_sunday_grids_keep_the_sunday_rules() -> None:
+    side, count, symmetries, most_words, squares, block_share = SIZES[-1]
+    spec = CrosswordPackSpec(count=count, width=side, height=side, surface="plane").pattern_spec()
+    grids = [generate_pattern(spec, seed).rows for seed in (0, 1)]
+    for rows in grids:
+        assert_american(list(rows), symmetries, most_words, squares, block_share)
+    assert grids[0] != grids[1]
 
 
 def test_the_word_cap_scales_by_area_and_small_grids_by_their_edges() -> None:
