@@ -128,7 +128,9 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         done = _written(out)
         where = _text_of(str(out))
         say(f"{interruption(exc)}: {done} of {spec.count} puzzles are written in {where}; "
-            f"finish with the same command and --resume" if done else f"{interruption(exc)}: no puzzle was written")
+            f"finish with the same command and --resume" if done else
+            f"{interruption(exc)}: no puzzle was written; the same command run again takes up the work done "
+            "(kept in the user's cache)")
         settle()
         raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())

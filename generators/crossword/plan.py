@@ -42,7 +42,8 @@ from mobius.dictionaries import WordList
 from mobius.generators.crossword.fill_estimate import FillEstimate
 from mobius.generators.crossword.fill_words import WordUse
 from mobius.generators.crossword.grid_walk import GridWalk, window_of
-from mobius.generators.pack import PackError, derive_seed
+from mobius.generators.memo import WorkMemo, digest
+from mobius.generators.pack import PackError, derive_seed, tool_version
 from mobius.generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
 from mobius.generators.crossword.pattern_rules import PatternSpec, annealed
@@ -118,8 +119,10 @@ class CrosswordPlan:
         pattern_spec = spec.pattern_spec()
         # The survey draws ahead where the jobs run (`runner`): in the main process the draws
         # of a large pack otherwise cost as much as the fills, which the workers wait for.
+        # Annealed draws cost seconds each: they are kept for the next run of these rules (`memo.py`).
+        memo = WorkMemo("draws-" + digest(pattern_spec, tool_version())) if annealed(pattern_spec) else None
         self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j),
-                                    runner)
+                                    runner, memo)
         first = self.survey.get(0)
         if first is None:
             raise PackError(f"no {pattern_spec.width}x{pattern_spec.height} {pattern_spec.surface} grid keeps the "
