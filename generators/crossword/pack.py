@@ -37,12 +37,12 @@ from typing import Any
 from mobius.cpmodel.crossword.grid import BLOCK, make_grid
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from mobius.cpmodel.crossword.verify import verify
-from mobius.cpmodel.solver import Status, get_solver, parse_spec, require_usable
+from mobius.cpmodel.solver import SolveResult, Solver, Status, budget_spent, get_solver, parse_spec, require_usable
 from mobius.cpmodel.surface import surface as find_surface
 from mobius.dictionaries import ListContent, WordList, load, portable
 from mobius.generators.crossword.american import american_rules
 from mobius.generators.crossword.clues import ClueBank, ClueLines, load_bank
-from mobius.generators.crossword.plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
+from mobius.generators.crossword.plan import OUT_OF_BUDGET, OUT_OF_TIME, SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from mobius.generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
                                    puzzle_difficulty)
 from mobius.generators.executors import Executor, PuzzleFailed
@@ -392,8 +392,7 @@ class CrosswordPackSpec:
         require_usable(solver, problem)
         result = solver.solve(problem, time_limit=self.time_limit, seed=job.fill_seed)
         if result.status is not Status.SOLVED:
-            raise PuzzleFailed(f"no fill of its grid from {self.word_use().source} "
-                               f"({result.status.value.lower()})",
+            raise PuzzleFailed(f"no fill of its grid from {self.word_use().source} ({_ending(solver, result)})",
                                proven=result.status is Status.UNSAT)
         return result.solution, dict(result.stats)
 
@@ -433,6 +432,17 @@ class CrosswordPackSpec:
         elif pair := family_pair(e["answer"] for e in puzzle["entries"]):
             problems.append(f"two answers of one family: {pair[0]} and {pair[1]}")
         return problems
+
+
+def _ending(solver: Solver, result: SolveResult) -> str:
+    """How a fill that found nothing ended, as the plan counts it (`plan.OUT_OF_BUDGET`, `OUT_OF_TIME`)."""
+    if result.status is Status.UNSAT:
+        return "proven: none exists"
+    if budget_spent(solver, result):
+        return OUT_OF_BUDGET
+    if result.status is Status.TIMEOUT:
+        return OUT_OF_TIME
+    return result.status.value.lower()
 
 
 def _sha256_lines(lines: Sequence[str]) -> str:

@@ -16,7 +16,10 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   lights holding the answers taken are solved again with their crossings
   (`polish.repair`), and only if that fails is the grid filled anew. A
   puzzle is given up (and reported) only when no grid the rules allow has
-  ever filled, or after `MAX_TRIES` attempts.
+  ever filled, or after `MAX_TRIES` attempts; the report says whether its
+  grids are proven to have no fill (the solver said UNSAT of each) or ran out
+  of the fill budget (naming it, and the `--solver` option that raises it)
+  or of the `--time-limit`.
 - Words follow `word_policy`, whose demand is re-estimated from the puzzles
   made after every round's worth (and the policy widened if they need more):
   the job may not use the words the ledger bars, prefers unused ones, and, to keep the jobs of one round apart, the words
@@ -38,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from mobius.cpmodel.crossword.grid import Grid, make_grid
 from mobius.cpmodel.crossword.lights import find_lights
+from mobius.cpmodel.solver import budget_text, get_solver
 from mobius.dictionaries import WordList
 from mobius.generators.crossword.fill_estimate import FillEstimate
 from mobius.generators.crossword.fill_words import WordUse
@@ -71,6 +75,10 @@ RELAX_AFTER = 16
 MAX_TRIES = 60
 # Shares of the word list the jobs running at once prefer, one each.
 SHARES = ROUND_SIZE * ROUNDS_IN_FLIGHT
+# How a job's failure ends (`crossword/pack.py` `_fill`), which the plan counts to say why a puzzle
+# was given up: out of the solver's deterministic budget, or stopped by the wall-clock time limit.
+OUT_OF_BUDGET = "ran out of the fill budget"
+OUT_OF_TIME = "stopped at the --time-limit"
 # Recurring words listed in the manifest (most recurrent first).
 LISTED_RECURRENCES = 20
 
@@ -93,6 +101,12 @@ class PlanSpec(Protocol):
     def min_length(self) -> int: ...
     @property
     def allow_repeats(self) -> bool: ...
+    @property
+    def solver(self) -> str: ...  # as the user gave it
+    @property
+    def solver_spec(self) -> str: ...  # with the pack's budget and defaults
+    @property
+    def time_limit(self) -> float | None: ...
     def pattern_spec(self) -> PatternSpec: ...
     def word_use(self) -> WordUse: ...
 
@@ -139,6 +153,7 @@ class CrosswordPlan:
         self.keep: dict[int, tuple[str, ...]] = {}
         self.fill_keys: set[str] = set()
         self.why_not: dict[int, str] = {}
+        self.endings: dict[int, Counter[str]] = {}  # index -> its failed fills: proven, budget, time, other
 
     # -- up front --------------------------------------------------------------------
 
@@ -174,13 +189,14 @@ class CrosswordPlan:
 
     def job_input(self, index: int, attempt: int) -> Avoid | None:
         if attempt >= MAX_TRIES:
-            self.why_not[index] = f"no fill from {self.spec.word_use().source} accepted in {MAX_TRIES} attempts"
+            self.why_not[index] = (f"no fill from {self.spec.word_use().source} accepted in {MAX_TRIES} attempts"
+                                   + self._shortfall(index))
             return None
         start = self.keep.pop(index, None)
         barred = self.ledger.forbidden(index)
         key = self.walk.next_grid(index, barred, again=start is not None)
         if key is None:
-            self.why_not[index] = f"no grid the rules allow could be filled from {self.spec.word_use().source}"
+            self.why_not[index] = self._no_grid(index)
             return None
         # A small space needs every grid that fills at all; a large one has others to try, even late in
         # a pack when they are grids that filled before — but not where a grid costs about what its
@@ -192,6 +208,31 @@ class CrosswordPlan:
                            index % SHARES, self.ledger.forbidden(index, True) if relaxed else barred,
                            self.ledger.penalties(index, relaxed), share, start)
         return Avoid(attempt=attempt, assignment=job)
+
+    def _no_grid(self, index: int) -> str:
+        """Why no grid is left for puzzle `index`: proven, when the solver proved every grid it tried to
+        have no fill; else what its fills ran out of."""
+        source, endings = self.spec.word_use().source, self.endings.get(index, Counter())
+        if endings["proven"] and endings["proven"] == endings.total():
+            tried = endings["proven"]
+            return (f"proven: {'the grid' if tried == 1 else f'each of the {tried} grids'} it tried has no fill "
+                    f"from {source} (the solver proved it), and the rules allow no other")
+        return f"no grid the rules allow was filled from {source}" + self._shortfall(index)
+
+    def _shortfall(self, index: int) -> str:
+        """": " and what the failed fills of `index` ran out of, with what raises it ("" if they ran out of
+        nothing)."""
+        endings, parts = self.endings.get(index, Counter()), []
+        if endings["budget"]:
+            budget = budget_text(get_solver("crossword", self.spec.solver_spec), self.spec.solver)
+            parts.append(f"{endings['budget']} attempt{'s' if endings['budget'] > 1 else ''} found no fill "
+                         f"within the fill budget, at most {budget}")
+        if endings["time"]:
+            parts.append(f"{endings['time']} stopped at the --time-limit of {self.spec.time_limit:g} s "
+                         "(a longer one raises it)")
+        if endings["proven"]:
+            parts.append(f"{endings['proven']} proven to have no fill")
+        return f": {'; '.join(parts)}" if parts else ""
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:
@@ -226,6 +267,9 @@ class CrosswordPlan:
             self.walk.clashed(index)
             self.keep[index] = tuple(puzzle["rows"])
             return
+        ending = "proven" if proven else "budget" if OUT_OF_BUDGET in reason else "time" if OUT_OF_TIME in reason \
+            else "other"
+        self.endings.setdefault(index, Counter())[ending] += 1
         self.walk.failed(index, proven=proven)
 
     def gave_up(self, index: int) -> str:
