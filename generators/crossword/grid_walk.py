@@ -9,7 +9,7 @@ most often from the words it may use (`fill_estimate`), so no two puzzles
 share a grid while the space lasts and a late puzzle chooses from as many
 fresh grids as an early one. While no grid drawn is easy the walk goes on a
 little further; grids expected to fill very rarely (`HOPELESS_LOG_FILLS`)
-are taken only while none has filled; in a space with little room, an
+are taken only while none has filled (a grid given to the pack always); in a space with little room, an
 attempt that draws `DRY_LANE_DRAWS` without finding any other takes the
 pack's lane as dry, and the other lanes' grids follow. Once the walk is used up each new
 attempt takes, of the grids that filled before, the one used least so far
@@ -20,7 +20,7 @@ others are left.
 
 Its public face: `next_grid` hands a grid to an attempt, `accepted`,
 `clashed` and `failed` tell it how the attempt ended, and `current`,
-`fills`, `retired`, `exhausted`, `drawn` and `waiting` read its state. A
+`fills`, `failures`, `retired`, `proven`, `exhausted`, `drawn` and `waiting` read its state. A
 grid drawn for fill that did not fill is tried once more, with another
 seed, by the same puzzle's next attempt (`ANNEALED_TRIES`).
 
@@ -93,6 +93,7 @@ class GridWalk:
         self._fills: Counter[str] = Counter()  # grid -> fills it gave (accepted or not)
         self._failures: Counter[str] = Counter()
         self._retired: set[str] = set()
+        self._proven: set[str] = set()  # grids a fill proved to have none (with that attempt's words)
         self._pending: dict[int, str] = {}  # index -> the grid of its current attempt
         self._tried: dict[int, set[str]] = {}
         self._retry: dict[int, str] = {}  # index -> the grid its next attempt tries again, with another seed
@@ -107,6 +108,15 @@ class GridWalk:
     def fills(self, key: str) -> int:
         """Fills the grid `key` has given (accepted or not)."""
         return self._fills[key]
+
+    def failures(self, key: str) -> int:
+        """Attempts on the grid `key` that found no fill."""
+        return self._failures[key]
+
+    @property
+    def proven(self) -> frozenset[str]:
+        """Grids an attempt proved to have no fill from the words it could use."""
+        return frozenset(self._proven)
 
     @property
     def retired(self) -> frozenset[str]:
@@ -164,7 +174,8 @@ class GridWalk:
             if key not in self._retired:
                 heapq.heappush(self._pool, (-self._estimate.log_fills(grid, self._min_length, per_length),
                                             self._next, key))
-        if self._pool and (best >= HOPELESS_LOG_FILLS or not any(self._fills.values())):
+        # A grid the pack was given is tried however rarely it is expected to fill: it was asked for.
+        if self._pool and (best >= HOPELESS_LOG_FILLS or not any(self._fills.values()) or self.survey.given):
             return heapq.heappop(self._pool)[2]
         if not self._reused:
             self._reused = True
@@ -238,6 +249,8 @@ class GridWalk:
         fill and not yet tried `ANNEALED_TRIES` times, be tried again by the next attempt of `index`."""
         key = self._pending.pop(index)
         self._failures[key] += 1
+        if proven:
+            self._proven.add(key)
         if not proven and annealed(self.survey.spec) and not self._fills[key] \
                 and self._failures[key] < ANNEALED_TRIES:
             self._retry[index] = key

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from mobius.cpmodel.crossword.grid import BLOCK, make_grid
+from mobius.cpmodel.crossword.grid import BLOCK, Grid, make_grid
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from mobius.cpmodel.crossword.verify import verify
 from mobius.cpmodel.solver import SolveResult, Solver, Status, budget_spent, get_solver, parse_spec, require_usable
@@ -163,6 +163,9 @@ class CrosswordPackSpec:
     spelling: str = "american"  # the embedded list's spelling (--spelling)
     # --difficulty (`difficulty.LEVELS`): the answers' floor and preferences and the clues' kinds.
     difficulty: str = DEFAULT_LEVEL
+    # The publisher's own grids (--patterns, `given_grids.py`), the rows of each: the pack fills these
+    # instead of drawing grids, and its pattern rules do not apply to them.
+    patterns: tuple[tuple[str, ...], ...] = ()
     kind: str = "crossword"
     # The dictionary as jobs load it, filled in from `dictionary` when the spec
     # is made (on the machine that can read the file): an embedded list's name,
@@ -219,7 +222,7 @@ class CrosswordPackSpec:
                 "max_three_share": self.max_three_share, "polish": self.polish, "worst": self.worst,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
                 "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
-                **self._american_parameters(),
+                **self._american_parameters(), **({"patterns": len(self.patterns)} if self.patterns else {}),
                 # only when asked: the parameters of a medium pack stay those of packs made before levels
                 **({"difficulty": self.difficulty} if self.difficulty != DEFAULT_LEVEL else {})}
 
@@ -255,6 +258,8 @@ class CrosswordPackSpec:
             found[EMBEDDED_BANK] = {"source": "(embedded in this version)", "sha256": load_bank().sha256}
         lines = {"--clues": [f"{word}\t{clue}" for word, clue in self.extra_clues],
                  "--ban": sorted(self.ban), "--allow": sorted(self.allow)}
+        if self.patterns:  # the grids themselves: a file changed since, or another grid given, is another pack
+            lines["--patterns"] = ["/".join(rows) for rows in self.patterns]
         for option, content in lines.items():
             if content or option in files:
                 found[option] = {"source": files.get(option, "(lines)"), "sha256": _sha256_lines(content)}
@@ -293,8 +298,10 @@ class CrosswordPackSpec:
         return max(self.min_score, self.level.floor)
 
     def rules(self, excluded: frozenset[str] = frozenset()) -> FillRules:
+        # A given grid's lights are as they are: a seam rule of the pack's own grids does not bind them.
         return FillRules(min_length=self.min_length, allow_repeats=False,
-                         max_seam_crossings=self.max_seam_crossings, min_score=self.fill_min_score,
+                         max_seam_crossings=None if self.patterns else self.max_seam_crossings,
+                         min_score=self.fill_min_score,
                          excluded=excluded)
 
     def clue_bank(self) -> ClueBank | None:
@@ -398,6 +405,12 @@ class CrosswordPackSpec:
 
     # -- what the runner needs -------------------------------------------------------------
 
+    def _pattern_problems(self, grid: Grid) -> list[str]:
+        """The puzzle's grid checked: one of the grids given, or a grid that keeps the pack's rules."""
+        if not self.patterns:
+            return check_pattern(grid, self.pattern_spec())
+        return [] if grid.rows in self.patterns else ["its grid is none of the grids given by --patterns"]
+
     def key(self, puzzle: Mapping[str, Any]) -> str:
         return "/".join(puzzle["rows"])
 
@@ -414,7 +427,7 @@ class CrosswordPackSpec:
         if (grid.width, grid.height, grid.surface.name) != (self.width, self.height, self.surface):
             return [f"puzzle is {grid.width}x{grid.height} {grid.surface.name}, the pack asks for "
                     f"{self.width}x{self.height} {self.surface}"]
-        problems = check_pattern(grid, self.pattern_spec())
+        problems = self._pattern_problems(grid)
         problem = FillProblem(grid, self.words(), self.rules())
         problems += verify(problem, fill)
         listed = [(e["number"], e["direction"], [tuple(c) for c in e["cells"]], e["answer"])

@@ -38,7 +38,9 @@ Covers:
   each), the survey keeps each draw in a `WorkMemo` by its seed when given
   one: a pack stopped before its first puzzle, whose folder is removed, does
   not draw again what it drew (a kept grid is used only if it still keeps
-  the rules, `pattern_check`).
+  the rules, `pattern_check`). A pack of given grids (`--patterns`,
+  `given_grids.py`) hands them over as its listed space (`given`): exact,
+  walked as a listed space is, each grid shown as one of its files shows it.
 
 Leaves out: the rules themselves (`pattern_rules.py`), checking them
 (`pattern_check.py`), and filling.
@@ -247,11 +249,13 @@ class PatternSurvey:
     j), keeping grids of the pack's lane until the draws stop finding new
     grids; then the other lanes' grids follow. `get(n)` is pattern n of the
     walk, or None once the space has run out before it. `memo`: where draws
-    are kept between runs (see the module docstring).
+    are kept between runs (see the module docstring); `given`: the grids of
+    the space, listed by the caller (the pack's own), instead of the rules'.
     """
 
     def __init__(self, spec: PatternSpec, seed: int, draw_seed: Callable[[int], int],
-                 runner: Executor | None = None, memo: WorkMemo | None = None) -> None:
+                 runner: Executor | None = None, memo: WorkMemo | None = None,
+                 given: list[Grid] | None = None) -> None:
         self.spec, self.seed, self.draw_seed, self.memo = spec, seed, draw_seed, memo
         self.runner = runner  # where draws run ahead of the walk; None: here, when needed
         # draws kept running ahead, in tasks of `batch`: fewer where a draw is annealed
@@ -271,19 +275,22 @@ class PatternSurvey:
         self.others: list[str] = []  # grids of other lanes found while sampling, not yet in the walk
         self.since_new = 0
         self.failure: str | None = None  # why the generator failed, if it did
-        listed = enumerate_patterns(spec)
+        listed = given if given is not None else enumerate_patterns(spec)
+        self.given = given is not None  # the caller's grids (--patterns), not the rules'
         self.exact = listed is not None  # the whole space is listed
         self.complete = self.exact  # no further grid will be found
         if listed is not None:
-            self._take_list(listed)
+            self._take_list(listed, given is not None)
 
-    def _take_list(self, listed: list[Grid]) -> None:
+    def _take_list(self, listed: list[Grid], given: bool) -> None:
         members: dict[str, list[Grid]] = {}
         for grid in listed:
             members.setdefault(canonical_key(grid), []).append(grid)
         for key, grids in members.items():
-            # Which rectangle shows a grid is the pack's choice: they are all the same grid.
-            self.grids[key] = min(grids, key=lambda g: hashlib.sha256(f"{self.seed}:{g.rows}".encode()).digest())
+            # Which rectangle shows a grid is the pack's choice: they are all the same grid. A given grid is
+            # shown as the first file that gives it shows it.
+            self.grids[key] = grids[0] if given else \
+                min(grids, key=lambda g: hashlib.sha256(f"{self.seed}:{g.rows}".encode()).digest())
         self.others = list(members)
         self._finish()
 

@@ -4,7 +4,8 @@ it may use, and whether a finished puzzle may join the pack.
 Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
 `CrosswordJob`, the input it gives each job.
 
-- Grids come from the pack's `GridWalk` (`grid_walk.py`): each attempt takes
+- Grids come from the pack's `GridWalk` (`grid_walk.py`) — over the grids the
+  pack was given (`--patterns`) if any, a listed space — : each attempt takes
   the most promising grid of the walk not yet taken, and once the walk is used
   up a grid that filled before, the one used least, so repeats are spread
   evenly, each time with another fill.
@@ -107,6 +108,8 @@ class PlanSpec(Protocol):
     def solver_spec(self) -> str: ...  # with the pack's budget and defaults
     @property
     def time_limit(self) -> float | None: ...
+    @property
+    def patterns(self) -> tuple[tuple[str, ...], ...]: ...  # the grids given, if any
     def pattern_spec(self) -> PatternSpec: ...
     def word_use(self) -> WordUse: ...
 
@@ -134,9 +137,11 @@ class CrosswordPlan:
         # The survey draws ahead where the jobs run (`runner`): in the main process the draws
         # of a large pack otherwise cost as much as the fills, which the workers wait for.
         # Annealed draws cost seconds each: they are kept for the next run of these rules (`memo.py`).
-        memo = WorkMemo("draws-" + digest(pattern_spec, tool_version())) if annealed(pattern_spec) else None
+        given = [make_grid(rows, spec.surface) for rows in spec.patterns] or None
+        memo = WorkMemo("draws-" + digest(pattern_spec, tool_version())) \
+            if annealed(pattern_spec) and given is None else None
         self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j),
-                                    runner, memo)
+                                    runner, memo, given)
         first = self.survey.get(0)
         if first is None:
             raise PackError(f"no {pattern_spec.width}x{pattern_spec.height} {pattern_spec.surface} grid keeps the "
@@ -177,6 +182,11 @@ class CrosswordPlan:
                     f"(seed {spec.seed} mod {PATTERN_LANES})"]
         found, own = survey.found, sum(1 for k in survey.order if lane_of(k) == survey.lane)
         notes = [f"the {shape} rules allow exactly {found} distinct grid{'s' if found != 1 else ''} (counted by enumeration)"]
+        if spec.patterns:
+            given = len(spec.patterns)
+            notes = [f"the pack fills the {given} {shape} grid{'s' if given != 1 else ''} given (--patterns, "
+                     f"{found} distinct), with lights of {spec.min_length}+ letters"]
+            own = found  # no lanes: every grid given is this pack's
         if found < spec.count:
             notes.append(f"the pattern space is exhausted: {spec.count} puzzles use each grid about "
                          f"{spec.count / found:.1f} times, each time with a different fill")
@@ -215,9 +225,11 @@ class CrosswordPlan:
         source, endings = self.spec.word_use().source, self.endings.get(index, Counter())
         if endings["proven"] and endings["proven"] == endings.total():
             tried = endings["proven"]
+            other = "no other grid was given" if self.spec.patterns else "the rules allow no other"
             return (f"proven: {'the grid' if tried == 1 else f'each of the {tried} grids'} it tried has no fill "
-                    f"from {source} (the solver proved it), and the rules allow no other")
-        return f"no grid the rules allow was filled from {source}" + self._shortfall(index)
+                    f"from {source} (the solver proved it), and {other}")
+        which = "grid given" if self.spec.patterns else "grid the rules allow"
+        return f"no {which} was filled from {source}" + self._shortfall(index)
 
     def _shortfall(self, index: int) -> str:
         """": " and what the failed fills of `index` ran out of, with what raises it ("" if they ran out of
@@ -312,13 +324,24 @@ class CrosswordPlan:
                                    "estimate": survey.estimate(), "draws": survey.draws,
                                    "exhausted": self.walk.exhausted, "lane": survey.lane, "lanes": PATTERN_LANES},
                          "distinct_in_pack": len({canonical_key(pattern_of(p)) for p in puzzles.values()}),
-                         "retired": len(self.walk.retired)},
+                         "retired": len(self.walk.retired), **self._given_report(puzzles)},
             "repeats": {**self.policy.to_json(), "recurrences": sum(recurrences.values()),
                         "most_recurrent": dict(recurrences.most_common(LISTED_RECURRENCES)),
                         # puzzles made relaxed: their short words may come back sooner than the gap
                         "relaxed_puzzles": [f"{i + 1:04d}" for i in sorted(puzzles) if _relaxed(puzzles[i])]},
             "quality": pack_quality([puzzles[i] for i in sorted(puzzles)]),
         }
+
+
+    def _given_report(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+        """How each grid given (--patterns) fared, in the order given: puzzles made with it, its fills
+        (accepted or not) and failed attempts, and whether one was proven to have no fill."""
+        if not self.spec.patterns:
+            return {}
+        used = Counter(canonical_key(pattern_of(p)) for p in puzzles.values())
+        keys = [canonical_key(make_grid(rows, self.spec.surface)) for rows in self.spec.patterns]
+        return {"given": [{"puzzles": used[key], "fills": self.walk.fills(key), "failed": self.walk.failures(key),
+                           "proven_no_fill": key in self.walk.proven} for key in keys]}
 
 
 def pattern_of(puzzle: Mapping[str, Any]) -> Grid:
