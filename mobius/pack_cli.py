@@ -149,6 +149,9 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         if difficulty_line(quality):
             say(difficulty_line(quality))
         say(words_line(spec.word_use()))
+        for file, grid in zip(spec.pattern_files, manifest["patterns"].get("given", [])):
+            if not grid["puzzles"]:  # a grid given that no puzzle has: why, as the walk found it
+                say(f"{_text_of(file)}: no puzzle: {grid['outcome']}")
 
 
 def _written(out: Path) -> int:
@@ -325,7 +328,7 @@ def crossword_command(
     shape: dict[str, Any] = {"width": width or DEFAULT_WIDTH, "height": height or DEFAULT_HEIGHT}
     if given:
         shape = {"width": given.width, "height": given.height, "min_length": given.min_length,
-                 "patterns": given.rows}
+                 "patterns": given.rows, "pattern_files": given.sources}
     spec = CrosswordPackSpec(count=count, **shape, surface=surface_name,
                              dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
                              allow_repeats=allow_repeats, spelling=spelling.value, difficulty=difficulty.value,

@@ -20,7 +20,7 @@ others are left.
 
 Its public face: `next_grid` hands a grid to an attempt, `accepted`,
 `clashed` and `failed` tell it how the attempt ended, and `current`,
-`fills`, `failures`, `retired`, `proven`, `exhausted`, `drawn` and `waiting` read its state. A
+`fills`, `retired`, `exhausted`, `drawn` and `waiting` read its state. A
 grid drawn for fill that did not fill is tried once more, with another
 seed, by the same puzzle's next attempt (`ANNEALED_TRIES`).
 
@@ -93,7 +93,6 @@ class GridWalk:
         self._fills: Counter[str] = Counter()  # grid -> fills it gave (accepted or not)
         self._failures: Counter[str] = Counter()
         self._retired: set[str] = set()
-        self._proven: set[str] = set()  # grids a fill proved to have none (with that attempt's words)
         self._pending: dict[int, str] = {}  # index -> the grid of its current attempt
         self._tried: dict[int, set[str]] = {}
         self._retry: dict[int, str] = {}  # index -> the grid its next attempt tries again, with another seed
@@ -108,15 +107,6 @@ class GridWalk:
     def fills(self, key: str) -> int:
         """Fills the grid `key` has given (accepted or not)."""
         return self._fills[key]
-
-    def failures(self, key: str) -> int:
-        """Attempts on the grid `key` that found no fill."""
-        return self._failures[key]
-
-    @property
-    def proven(self) -> frozenset[str]:
-        """Grids an attempt proved to have no fill from the words it could use."""
-        return frozenset(self._proven)
 
     @property
     def retired(self) -> frozenset[str]:
@@ -249,8 +239,6 @@ class GridWalk:
         fill and not yet tried `ANNEALED_TRIES` times, be tried again by the next attempt of `index`."""
         key = self._pending.pop(index)
         self._failures[key] += 1
-        if proven:
-            self._proven.add(key)
         if not proven and annealed(self.survey.spec) and not self._fills[key] \
                 and self._failures[key] < ANNEALED_TRIES:
             self._retry[index] = key

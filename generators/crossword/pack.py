@@ -166,6 +166,7 @@ class CrosswordPackSpec:
     # The publisher's own grids (--patterns, `given_grids.py`), the rows of each: the pack fills these
     # instead of drawing grids, and its pattern rules do not apply to them.
     patterns: tuple[tuple[str, ...], ...] = ()
+    pattern_files: tuple[str, ...] = field(default=(), compare=False)  # the file of each, for messages only
     kind: str = "crossword"
     # The dictionary as jobs load it, filled in from `dictionary` when the spec
     # is made (on the machine that can read the file): an embedded list's name,

@@ -159,6 +159,7 @@ class CrosswordPlan:
         self.fill_keys: set[str] = set()
         self.why_not: dict[int, str] = {}
         self.endings: dict[int, Counter[str]] = {}  # index -> its failed fills: proven, budget, time, other
+        self.grid_endings: dict[str, Counter[str]] = {}  # grid -> the same, for the report of given grids
 
     # -- up front --------------------------------------------------------------------
 
@@ -200,7 +201,7 @@ class CrosswordPlan:
     def job_input(self, index: int, attempt: int) -> Avoid | None:
         if attempt >= MAX_TRIES:
             self.why_not[index] = (f"no fill from {self.spec.word_use().source} accepted in {MAX_TRIES} attempts"
-                                   + self._shortfall(index))
+                                   + self._shortfall(self.endings.get(index, Counter())))
             return None
         start = self.keep.pop(index, None)
         barred = self.ledger.forbidden(index)
@@ -229,12 +230,12 @@ class CrosswordPlan:
             return (f"proven: {'the grid' if tried == 1 else f'each of the {tried} grids'} it tried has no fill "
                     f"from {source} (the solver proved it), and {other}")
         which = "grid given" if self.spec.patterns else "grid the rules allow"
-        return f"no {which} was filled from {source}" + self._shortfall(index)
+        return f"no {which} was filled from {source}" + self._shortfall(self.endings.get(index, Counter()))
 
-    def _shortfall(self, index: int) -> str:
-        """": " and what the failed fills of `index` ran out of, with what raises it ("" if they ran out of
-        nothing)."""
-        endings, parts = self.endings.get(index, Counter()), []
+    def _shortfall(self, endings: Counter[str]) -> str:
+        """": " and what the failed fills counted in `endings` ran out of, with what raises it ("" if they ran
+        out of nothing)."""
+        parts = []
         if endings["budget"]:
             budget = budget_text(get_solver("crossword", self.spec.solver_spec), self.spec.solver)
             parts.append(f"{endings['budget']} attempt{'s' if endings['budget'] > 1 else ''} found no fill "
@@ -282,6 +283,7 @@ class CrosswordPlan:
         ending = "proven" if proven else "budget" if OUT_OF_BUDGET in reason else "time" if OUT_OF_TIME in reason \
             else "other"
         self.endings.setdefault(index, Counter())[ending] += 1
+        self.grid_endings.setdefault(self.walk.current(index) or "", Counter())[ending] += 1
         self.walk.failed(index, proven=proven)
 
     def gave_up(self, index: int) -> str:
@@ -335,13 +337,28 @@ class CrosswordPlan:
 
     def _given_report(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
         """How each grid given (--patterns) fared, in the order given: puzzles made with it, its fills
-        (accepted or not) and failed attempts, and whether one was proven to have no fill."""
+        (accepted or not), its failed attempts by how they ended, and `outcome`, that said in words."""
         if not self.spec.patterns:
             return {}
         used = Counter(canonical_key(pattern_of(p)) for p in puzzles.values())
         keys = [canonical_key(make_grid(rows, self.spec.surface)) for rows in self.spec.patterns]
-        return {"given": [{"puzzles": used[key], "fills": self.walk.fills(key), "failed": self.walk.failures(key),
-                           "proven_no_fill": key in self.walk.proven} for key in keys]}
+        return {"given": [{"puzzles": used[key], "fills": self.walk.fills(key),
+                           "failed": dict(sorted(self.grid_endings.get(key, Counter()).items())),
+                           "outcome": self._outcome(key)} for key in keys]}
+
+    def _outcome(self, key: str) -> str:
+        """How a grid given fared, in words: filled, never tried, proven to have no fill, or what its
+        fills ran out of."""
+        endings, fills = self.grid_endings.get(key, Counter()), self.walk.fills(key)
+        if fills:
+            return f"filled {fills} time{'s' if fills > 1 else ''}"
+        if not endings:
+            return "not tried"
+        if endings["proven"] == endings.total():
+            return (f"proven to have no fill from {self.spec.word_use().source} (with the words its attempts "
+                    "could use)")
+        tries = endings.total()
+        return f"no fill in {tries} attempt{'s' if tries > 1 else ''}" + self._shortfall(endings)
 
 
 def pattern_of(puzzle: Mapping[str, Any]) -> Grid:

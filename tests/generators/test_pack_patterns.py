@@ -56,6 +56,7 @@ def test_a_pack_of_given_grids_uses_only_them_and_repeats_no_answer(tmp_path: Pa
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["inputs"]["--patterns"]["source"] == str(folder)
     assert [g["puzzles"] for g in manifest["patterns"]["given"]] in ([2, 2], [1, 3], [3, 1])
+    assert all(g["outcome"].startswith("filled ") for g in manifest["patterns"]["given"])
     (folder / "b.txt").write_text("....#\n.....\n.....\n.....\n#....\n")  # the file changed since
     code, line = pack("--patterns", folder, "--count", "4", "--workers", "1", "--out", out, "--resume")
     assert code == 2 and f"--patterns {folder} changed since the pack was started" in line
@@ -121,3 +122,22 @@ def test_a_given_grid_expected_to_fill_too_rarely_is_still_tried(tmp_path: Path,
     assert walk.next_grid(0, frozenset()) == keys[0]
     walk.accepted(0)
     assert walk.next_grid(1, frozenset()) == keys[1] and not walk.exhausted
+
+
+def test_each_given_grid_says_how_it_fared(tmp_path: Path) -> None:
+    given = read_given([grids_dir(tmp_path)])
+    spec = CrosswordPackSpec(count=3, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows, solver="reference:max_backtracks=500")
+    plan = spec.plan()
+    tried = []  # the grid of each attempt: one ran out of its budget, the other was proven to have no fill
+    for index, (reason, proven) in enumerate([("no fill of its grid from en (ran out of the fill budget)", False),
+                                              ("no fill of its grid from en (proven: none exists)", True)]):
+        tried.append(plan.job_input(index, 0).assignment.pattern)
+        plan.failed(index, reason, puzzle=None, proven=proven)
+    report = {canonical_key(pattern_of({"rows": rows, "surface": "plane"})): grid
+              for rows, grid in zip(given.rows, plan.report({})["patterns"]["given"])}
+    budget, proven = (report[key] for key in tried)
+    assert budget["outcome"] == ("no fill in 1 attempt: 1 attempt found no fill within the fill budget, at most "
+                                 "500 backtracks (--solver reference:max_backtracks=1000 raises it)")
+    assert budget["failed"] == {"budget": 1}
+    assert proven["outcome"].startswith("proven to have no fill from ") and proven["failed"] == {"proven": 1}
