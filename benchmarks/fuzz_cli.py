@@ -168,9 +168,12 @@ class Inputs:
 def crossword_cases(inp: Inputs) -> Iterator[Case]:
     rng = inp.rng
     command = ["crossword", rng.choice(["show", "lights"])]
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
     if kind == 0:
         yield Case("grid-text", (*command, inp.file(inp.mutate(GRID_TEXT))))
+    elif kind == 6:  # the grids a pack is given: read as `crossword` reads them, then checked as a pack's
+        yield Case("pack-patterns", ("pack", "crossword", "--out", str(inp.foreign), "--count", "1", "--patterns",
+                                     inp.file(inp.mutate(GRID_TEXT)) if rng.random() < 0.8 else str(inp.dir)))
     elif kind == 1:
         data = inp.deep_json() if rng.random() < 0.3 else json.dumps(
             {"rows": inp.json_value(), "width": inp.json_value(), "surface": inp.json_value(),

@@ -2,7 +2,9 @@
 
 Covers: `Status`, `SolveResult` and its stats written as text (`stat_text`,
 `stats_text`: a count as a whole number), the `Solver` protocol every solver follows,
-and the registry that maps (family, name) to a solver, with variant specs such
+`Budget` (the deterministic work budget an option of a solver sets:
+`budget_of`, `budget_text` with the spec that raises it, and `budget_spent`:
+whether a TIMEOUT ran out of it rather than out of wall-clock time), and the registry that maps (family, name) to a solver, with variant specs such
 as ``reference:select=domwdeg,inference=ac3``. Leaves out: any solving; each
 solver lives in its own module and is imported only when asked for, so that
 loading the registry costs nothing.
@@ -107,9 +109,11 @@ class Solver(Protocol):
 
 class SolverBase:
     """Defaults for the protocol's questions: available everywhere, supports everything.
-    Subclasses are frozen dataclasses whose fields are their options."""
+    Subclasses are frozen dataclasses whose fields are their options; one with a
+    deterministic work budget names it in `budget`."""
 
     name: ClassVar[str] = ""
+    budget: ClassVar[Budget | None] = None
 
     def __post_init__(self) -> None:
         check_options(self)
@@ -119,6 +123,62 @@ class SolverBase:
 
     def supports(self, problem: Any) -> str | None:
         return None
+
+
+# --- deterministic budgets --------------------------------------------------------
+
+# CP-SAT stops on its deterministic time a hair either side of the limit: a work count within this
+# share of the budget ran out of it.
+BUDGET_SLACK = 1e-3
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A work budget one of a solver's options sets, the same on every machine
+    (a wall-clock limit is not): what a TIMEOUT inside the time limit ran out of."""
+
+    option: str  # the option that sets it: "max_backtracks"
+    stat: str  # the stat that counts the work it bounds: "backtracks"
+    unit: str  # the work as a reader names it: "backtracks"
+
+    def text(self, value: float) -> str:
+        """The budget as a line says it: "16,735 backtracks", "5 s of CP-SAT deterministic time"."""
+        amount = f"{value:,}" if isinstance(value, int) else f"{value:,g}"
+        return f"{amount} {self.unit}"
+
+
+def budget_of(solver: Solver) -> tuple[Budget, float] | None:
+    """The deterministic budget `solver` was given and its value, or None (it has none, or none is set)."""
+    budget = getattr(type(solver), "budget", None)
+    value = getattr(solver, budget.option, None) if budget is not None else None
+    return None if value is None else (budget, value)
+
+
+def budget_text(solver: Solver, given: str | None = None) -> str:
+    """The budget of `solver` as a line says it, with the spec that doubles it: "16,735 backtracks
+    (--solver reference:max_backtracks=33470 raises it)"; "" if it has none. The spec keeps the options
+    of `given` (what the user typed, when a caller added options of its own), else all of the solver's."""
+    found = budget_of(solver)
+    if found is None:
+        return ""
+    budget, value = found
+    doubled = type(value)(value * 2 or 1)
+    if given is None:
+        raised = spec_of(dataclasses.replace(solver, **{budget.option: doubled}))  # type: ignore[arg-type]
+    else:
+        name, options = parse_spec(given)
+        raised = name + ":" + ",".join(f"{k}={v}" for k, v in {**options, budget.option: str(doubled)}.items())
+    return f"{budget.text(value)} (--solver {raised} raises it)"
+
+
+def budget_spent(solver: Solver, result: SolveResult) -> bool:
+    """Whether `result` is a TIMEOUT that ran out of `solver`'s deterministic budget, rather than of its
+    wall-clock time limit (a solver given no budget: never)."""
+    given = budget_of(solver)
+    if result.status is not Status.TIMEOUT or given is None:
+        return False
+    budget, value = given
+    return result.stats.get(budget.stat, 0) >= value * (1 - BUDGET_SLACK)
 
 
 # --- options: declared once per solver, parsed and checked here ----------------------

@@ -24,9 +24,13 @@ pack or a resume into a directory another run holds is refused, and
 touches nothing there); a directory holding files that are not a pack is
 refused unless forced; a directory that is no directory, or holds a
 device, FIFO or socket (or a link to one) under a name the pack writes, is
-refused before any work (`check_places`), forced or resumed alike; a start
-that fails before its first puzzle leaves nothing behind (the directories
-it created included); files are written with the usual permissions (0666
+refused before any work (`check_places`), forced or resumed alike; a run
+that fails or is stopped before its first puzzle leaves nothing behind (the
+directories it created included), while the work it did stays in the
+user's cache (`memo.py`: every job's result, by the pack's parameters and
+inputs), so the same command run again replays it rather than starting
+over; a folder an older run left holding only its manifest (no puzzle) is
+taken over by a new pack rather than refused; files are written with the usual permissions (0666
 less the umask). A failed pack names each reason once, with its puzzles
 (`by_reason`).
 
@@ -56,6 +60,7 @@ from mobius.cpmodel.inputs import loads_json_bounded, read_bytes_bounded, read_t
 from mobius.cpmodel.solver import parse_spec
 from mobius.generators.executors import JobResult, make_executor
 from mobius.generators.export.html import pack_index
+from mobius.generators.memo import WorkMemo, digest
 from mobius.generators.pack_lock import LOCK_NAME, PackLocked, check_unlocked, lock_pack
 from mobius.generators.puzzles import MAX_PUZZLE_BYTES, encode
 from mobius.generators.rounds import Avoid, plan_of, run_rounds
@@ -235,6 +240,8 @@ def _refuse(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any], 
             raise PackError(f"{out} holds files that are not a pack ({others}); choose an empty or new "
                             "directory, or pass --force to write the pack among them")
         return
+    if not resume and _holds_no_puzzle(out, manifest):
+        return  # nothing of it to keep: a new pack, whatever its options, takes the folder over
     if not resume:
         raise PackError(f"{out} already holds a pack; use --resume to complete it or choose a new directory")
     if not isinstance(manifest.get("inputs"), dict) or PUZZLE_HASHES not in manifest:
@@ -250,6 +257,12 @@ def _refuse(spec: PackSpec, out: Path, resume: bool, inputs: Mapping[str, Any], 
         raise PackError(f"{out}: this command has different parameters than the pack was started with "
                         f"({_changed_parameters(started_with, now)}); --resume needs the same options (the manifest "
                         "records the command that started it)")
+
+
+def _holds_no_puzzle(out: Path, manifest: Mapping[str, Any]) -> bool:
+    """Whether the pack in `out` records no puzzle and has none on disk (a start that failed)."""
+    return (not manifest.get(PUZZLE_HASHES) and not (out / JOURNAL).exists()
+            and not any((out / PUZZLE_DIR).glob("*.json")))
 
 
 def _changed_input(then: Mapping[str, Any], now: Mapping[str, Any]) -> str:
@@ -402,6 +415,11 @@ def _commit(spec: PackSpec, out: Path, index: int, puzzle: dict[str, Any], hashe
     hashes[index] = digest
 
 
+def memo_name(spec: PackSpec, inputs: Mapping[str, Any]) -> str:
+    """The memo of a pack's jobs: one for each kind, parameters, inputs and version of the tool."""
+    return "pack-" + digest(spec.kind, spec.parameters(), inputs, tool_version())
+
+
 # Reasons a failed pack names, and puzzle numbers given for each (the manifest has every puzzle's).
 REASONS_SHOWN = 3
 NUMBERS_SHOWN = 5
@@ -468,7 +486,7 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
             _remove_failed_start(out, created)
         raise
     stored, hashes = finished.puzzles, finished.hashes
-    fresh = not (out / MANIFEST).exists()  # a new pack, which a failed start must not leave behind
+    fresh = not stored  # a pack without a puzzle yet, which a failed start must not leave behind
     runner = None
     try:
         runner = make_executor(executor, workers, scheduler)
@@ -482,6 +500,7 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
         raise
     puzzles: dict[int, dict[str, Any]] = {}
     timings: dict[int, tuple[float, float]] = {}  # index -> job wall and CPU seconds, every attempt summed
+    memo = WorkMemo(memo_name(spec, inputs))
     progress = Progress(spec.count, notes=plan.notes)
     if on_progress:
         on_progress(progress)
@@ -503,7 +522,7 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
             on_progress(progress)
 
     try:
-        not_made = run_rounds(spec, plan, runner, stored, accept, timings, redone, waiting)
+        not_made = run_rounds(spec, plan, runner, stored, accept, timings, redone, waiting, memo)
         problems = {} if not_made else plan.final_problems(puzzles)
     except BaseException:
         runner.abort()
@@ -517,8 +536,11 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
                 pass  # the disk that ended the run, whose error is the one to report: the journal keeps the hashes
         raise
     runner.close()
-    _write_manifest(out, _manifest(spec, command, inputs, {**stored, **puzzles}, hashes, timings, started,
-                                   complete=False, report=plan.report(puzzles)))
+    if not_made and fresh and not puzzles:  # a retry with other options must find the place as it was
+        _remove_failed_start(out, created)
+    else:
+        _write_manifest(out, _manifest(spec, command, inputs, {**stored, **puzzles}, hashes, timings, started,
+                                       complete=False, report=plan.report(puzzles)))
     if not_made:
         kept = f"the other {len(puzzles)} are written in {out}" if puzzles else "no puzzle was written"
         raise PackError(f"{len(not_made)} of {spec.count} puzzles could not be made ({by_reason(not_made)}); {kept}")
@@ -544,6 +566,7 @@ def _build_locked(spec: PackSpec, out: Path, created: Path | None, *, workers: i
     # The page first: a manifest that says complete comes with everything it lists.
     write_atomic(out / INDEX, pack_index(manifest, ordered).encode("utf-8"))
     _write_manifest(out, manifest)
+    memo.discard()  # the puzzles are the pack's now
     if on_progress:
         on_progress(progress)
     return puzzles

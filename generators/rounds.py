@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from mobius.generators.executors import Executor, JobResult
+from mobius.generators.memo import WorkMemo, digest
 
 # Jobs per round: each round's jobs run side by side and see only the
 # puzzles of earlier rounds, so this — never the worker count — fixes what
@@ -131,7 +132,8 @@ def plan_of(spec: Any, runner: Executor | None = None) -> PackPlan:
 
 def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int, dict[str, Any]],
                accept: Callable[[JobResult], None], timings: dict[int, tuple[float, float]],
-               redone: Callable[[], None], waiting: Callable[[int, int], None] | None = None) -> dict[int, str]:
+               redone: Callable[[], None], waiting: Callable[[int, int], None] | None = None,
+               memo: WorkMemo | None = None) -> dict[int, str]:
     """Make every puzzle, round by round (see the module docstring); the
     puzzles given up, with the reason.
 
@@ -139,20 +141,25 @@ def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int,
     round's slowest job: round r is formed when round r − ROUNDS_IN_FLIGHT
     has been judged. A stored puzzle stands in for its job when the plan
     says it was made by the same attempt, so a resumed pack replays the
-    rounds of the interrupted run exactly. `waiting(index, attempt)` is told
-    the first job of each round the run waits for (what a progress line shows)."""
+    rounds of the interrupted run exactly; so does a job's result kept in
+    `memo` by an earlier run of the same pack (one stopped before its first
+    puzzle), which stands in for the job with that input. `waiting(index,
+    attempt)` is told the first job of each round the run waits for (what a
+    progress line shows)."""
     queue = deque((index, 0) for index in range(spec.count))
     in_flight: deque[_Round] = deque()
     not_made: dict[int, str] = {}
     while queue or in_flight:
         while queue and len(in_flight) < ROUNDS_IN_FLIGHT:
-            in_flight.append(_start_round(spec, plan, runner, stored, queue, not_made))
+            in_flight.append(_start_round(spec, plan, runner, stored, queue, not_made, memo))
         current = in_flight.popleft()
         running = sorted(current.attempts.keys() - current.results.keys())
         if waiting and running:
             waiting(running[0], current.attempts[running[0]])
         for result in runner.as_completed(current.handles):
             current.results[result.index] = result
+            if memo is not None:
+                memo.put(current.keys[result.index], _kept(result))
             wall, cpu = timings.get(result.index, (0.0, 0.0))
             timings[result.index] = (wall + result.wall_s, cpu + result.cpu_s)
         retry = []
@@ -175,12 +182,14 @@ class _Round:
     attempts: dict[int, int]  # index -> attempt
     handles: list[Any]
     results: dict[int, JobResult]
+    keys: dict[int, str]  # index -> the memo key of its job's input
 
 
 def _start_round(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int, dict[str, Any]],
-                 queue: deque[tuple[int, int]], not_made: dict[int, str]) -> _Round:
-    """Take the next ROUND_SIZE slots, ask the plan for their inputs and submit their jobs."""
-    current = _Round({}, [], {})
+                 queue: deque[tuple[int, int]], not_made: dict[int, str], memo: WorkMemo | None) -> _Round:
+    """Take the next ROUND_SIZE slots, ask the plan for their inputs and submit their jobs
+    (those a stored puzzle or the memo does not stand in for)."""
+    current = _Round({}, [], {}, {})
     for _ in range(min(ROUND_SIZE, len(queue))):
         index, attempt = queue.popleft()
         job = plan.job_input(index, attempt)
@@ -191,6 +200,19 @@ def _start_round(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[in
         puzzle = stored.get(index)
         if puzzle is not None and plan.attempt_of(puzzle) == attempt:
             current.results[index] = JobResult(index, puzzle, 0.0)
+            continue
+        key = digest(index, job)
+        kept = memo.get(key) if memo is not None else None
+        if isinstance(kept, dict):
+            current.results[index] = JobResult(index, kept.get("puzzle"), 0.0, str(kept.get("failure", "")),
+                                               bool(kept.get("proven")))
         else:
+            current.keys[index] = key
             current.handles.append(runner.submit(spec, index, job))
     return current
+
+
+def _kept(result: JobResult) -> dict[str, Any]:
+    """What the memo keeps of a job's result: everything a replay judges (not its timings, which a replay
+    did not spend)."""
+    return {"puzzle": result.puzzle, "failure": result.failure, "proven": result.proven}

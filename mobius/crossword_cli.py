@@ -13,7 +13,7 @@ from mobius.cpmodel.crossword.grid import read_grid
 from mobius.cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from mobius.cpmodel.crossword.render import render_grid, render_lights
 from mobius.cpmodel.errors import InputError
-from mobius.cpmodel.solver import Status, get_solver, parse_spec, require_usable, stats_text
+from mobius.cpmodel.solver import Status, budget_spent, budget_text, get_solver, parse_spec, require_usable, stats_text
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.generators.puzzles import grid_clues
 from mobius.options import time_limit_option
@@ -33,12 +33,18 @@ FILL_EXITS = {Status.SOLVED: EXIT_OK, Status.UNSAT: EXIT_NO_SOLUTION, Status.TIM
 PROVING_SOLVER = "cpsat"
 
 
-def timeout_note(solver: str, time_limit: float | None) -> str:
-    """What to try after a TIMEOUT, in one line."""
-    tries = [] if time_limit is None else [f"a longer --time-limit than {time_limit:g} s"]
+def timeout_note(solver: str, time_limit: float | None, budget: str = "") -> str:
+    """What to try after a TIMEOUT, in one line: `budget` is the deterministic budget the solver ran out
+    of (`budget_text`), which a longer time limit does not raise; "" when the time limit stopped it."""
+    if budget:
+        tries = []
+        head = f"no fill within the budget of {budget}; not proven that none exists"
+    else:
+        tries = [] if time_limit is None else [f"a longer --time-limit than {time_limit:g} s"]
+        head = "no answer within the limit"
     if solver != PROVING_SOLVER:
         tries.append(f"--solver {PROVING_SOLVER}, which can also prove that no fill exists")
-    return "no answer within the limit" + (f": try {' or '.join(tries)}" if tries else "")
+    return head + (f": try {' or '.join(tries)}" if tries else "")
 
 
 @app.command("lights")
@@ -139,7 +145,7 @@ def fill_command(
             + ("; without --clued-only every word of the list may be used" if clued_only else "")
             if result.status is Status.UNSAT else None)
     if result.status is Status.TIMEOUT:
-        note = timeout_note(result.solver, time_limit)
+        note = timeout_note(result.solver, time_limit, budget_text(engine, solver) if budget_spent(engine, result) else "")
     if as_json:
         filled = g.with_letters(fill) if fill else None
         typer.echo(json.dumps({

@@ -44,6 +44,8 @@ MAX_WORKERS = 1024
 # The side of the grid advised when a smaller one has no pattern: 5x5 is the least square every surface's
 # default rules admit.
 SMALLEST_ADVISED = 5
+# A crossword pack's grids when neither the options nor --patterns say otherwise.
+DEFAULT_WIDTH, DEFAULT_HEIGHT, DEFAULT_SURFACE = 11, 5, "mobius"
 # Kinds of skipped export (format and reason) named on the terminal; the manifest lists them all.
 SKIPPED_SHOWN = 3
 ALL_CORES = os.cpu_count() or 1
@@ -128,7 +130,9 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         done = _written(out)
         where = _text_of(str(out))
         say(f"{interruption(exc)}: {done} of {spec.count} puzzles are written in {where}; "
-            f"finish with the same command and --resume" if done else f"{interruption(exc)}: no puzzle was written")
+            f"finish with the same command and --resume" if done else
+            f"{interruption(exc)}: no puzzle was written; the same command run again takes up the work done "
+            "(kept in the user's cache)")
         settle()
         raise typer.Exit(EXIT_INTERRUPTED) from None
     rejected = sum(int(p.get("rejected", 0)) for p in puzzles.values())
@@ -145,6 +149,9 @@ def _run(spec: Any, out: Path, workers: int, executor: str, scheduler: str | Non
         if difficulty_line(quality):
             say(difficulty_line(quality))
         say(words_line(spec.word_use()))
+        for file, grid in zip(spec.pattern_files, manifest["patterns"].get("given", [])):
+            if not grid["puzzles"]:  # a grid given that no puzzle has: why, as the walk found it
+                say(f"{_text_of(file)}: no puzzle: {grid['outcome']}")
 
 
 def _written(out: Path) -> int:
@@ -226,13 +233,38 @@ def _check_patterns(spec: Any) -> None:
                          f"try {advice}") from None
 
 
+def _given_grids(places: list[Path], width: int | None, height: int | None, surface: str | None) -> Any:
+    """The grids of --patterns (None without), refused in one line if a --width, --height or --surface given
+    says otherwise."""
+    if not places:
+        return None
+    from mobius.cpmodel.surface import surface as find_surface
+    from mobius.generators.crossword.given_grids import read_given
+
+    given = read_given(places)
+    try:
+        surface_name = find_surface(surface).name if surface is not None else None
+    except KeyError as exc:
+        raise InputError(str(exc.args[0])) from None
+    for option, value, theirs in (("--width", width, given.width), ("--height", height, given.height),
+                                  ("--surface", surface_name, given.surface)):
+        if value is not None and value != theirs:
+            raise InputError(f"{option} {value} conflicts with the grids of --patterns, which are "
+                             f"{given.width}x{given.height} {given.surface} (leave {option} out: the grids set it)")
+    return given
+
+
 @app.command("crossword")
 def crossword_command(
     out: OutOpt,
     count: CountOpt = 10,
-    width: Annotated[int, typer.Option("--width", min=3, max=25)] = 11,
-    height: Annotated[int, typer.Option("--height", min=3, max=25)] = 5,
-    surface: Annotated[str, typer.Option("--surface")] = "mobius",
+    width: Annotated[Optional[int], typer.Option("--width", min=3, max=25, help="Default 11.")] = None,
+    height: Annotated[Optional[int], typer.Option("--height", min=3, max=25, help="Default 5.")] = None,
+    surface: Annotated[Optional[str], typer.Option("--surface", help="Default mobius.")] = None,
+    patterns: Annotated[Optional[list[Path]], typer.Option(
+        "--patterns", help="Fill these grids (a grid file, or a directory of them; repeatable) instead of "
+                           "drawing grids: text, JSON or .qxw, all of one size and surface, which then set "
+                           "--width, --height and --surface.")] = None,
     dictionary: Annotated[str, typer.Option("--dict", help="en, en-small, words, or a file.")] = "en",
     min_score: Annotated[int, typer.Option("--min-score", min=0, max=100,
                                            help="Skip words scored lower (30 keeps to words met in print).")] = 30,
@@ -288,11 +320,16 @@ def crossword_command(
     from mobius.generators.crossword.pack import CrosswordPackSpec
     from mobius.generators.puzzles import Credits
 
+    given = _given_grids(patterns or [], width, height, surface)
     try:
-        surface_name = find_surface(surface).name
+        surface_name = given.surface if given else find_surface(surface or DEFAULT_SURFACE).name
     except KeyError as exc:
         raise InputError(str(exc.args[0])) from None
-    spec = CrosswordPackSpec(count=count, width=width, height=height, surface=surface_name,
+    shape: dict[str, Any] = {"width": width or DEFAULT_WIDTH, "height": height or DEFAULT_HEIGHT}
+    if given:
+        shape = {"width": given.width, "height": given.height, "min_length": given.min_length,
+                 "patterns": given.rows, "pattern_files": given.sources}
+    spec = CrosswordPackSpec(count=count, **shape, surface=surface_name,
                              dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
                              allow_repeats=allow_repeats, spelling=spelling.value, difficulty=difficulty.value,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
@@ -300,11 +337,13 @@ def crossword_command(
                              credits=Credits(title, author, copyright),
                              **_given(polish=polish, worst=worst, symmetry=symmetry, max_words=max_words, time_limit=time_limit))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
-    given = {"--clues": clues, "--ban": ban, "--allow": allow}
+    files = {"--clues": clues, "--ban": ban, "--allow": allow,
+             "--patterns": ", ".join(map(str, patterns)) if patterns else None}
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow),
-                   sources=tuple((option, str(path)) for option, path in given.items() if path is not None))
+                   sources=tuple((option, str(path)) for option, path in files.items() if path is not None))
     spec.words()  # so does a bad dictionary or word file
-    _check_patterns(spec)
+    if not given:
+        _check_patterns(spec)
     notes = [words_line(spec.word_use())] if spec.word_use().unclued_dropped else []
     _run(spec, out, workers, executor, scheduler, resume, force, notes)
 

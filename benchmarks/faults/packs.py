@@ -18,6 +18,15 @@ uninterrupted reference run of the same command:
   the undamaged files not written again;
 - `kill -9`: the pack's process group killed at a random moment of its run,
   then `--resume`: exit 0, byte-identical to the reference;
+- `failed, then retried`: a crossword pack whose word list fills no grid
+  (a few clued words of each length): exit 2 in one line and no directory
+  left; then the reference's command, other options, into the same place:
+  exit 0, byte-identical to the reference;
+- `stopped`: SIGTERM at a random moment of a crossword pack's run: exit 130
+  (or 0 after the end); a run stopped before its first puzzle leaves no
+  directory; the same command run again (with `--resume` if the directory is
+  there): exit 0, byte-identical to the reference (the work kept in the
+  cache replayed);
 - `full disk`: the pack written into a tmpfs of a random size below the
   pack's (root only: a mount; skipped elsewhere): exit 0 if it fits, else
   one line naming a real file of the pack (never a temporary one) and
@@ -341,20 +350,73 @@ def killed(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
     kind = fixtures.kind(rng.choice(["slider", "crossword"]))
     out = where / "pack"
     proc = _start(kind.command(out))
-    # The reference ran cold (its inputs unread, its tables unbuilt): a later run is quicker.
-    moment = rng.uniform(0.0, KILL_SHARE * kind.wall_s)
-    try:
-        proc.wait(moment)
-        when = "after the end"
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        written = len(list((out / "puzzles").glob("*.json"))) if (out / "puzzles").is_dir() else 0
-        when = "before any puzzle" if not written else "mid-pack"
+    when = _stop_at_random(proc, kind, rng, lambda pid: os.killpg(pid, signal.SIGKILL), out)
     proc.communicate()
     result = _mobius([*kind.command(out), "--resume"])
     wrong = "" if result.returncode == 0 else f"exit {result.returncode}: {result.stderr.strip()[-300:]}"
     return _outcome(f"kill -9 {kind.name}, {when}", result.returncode, result.stderr,
                     wrong or _same_as_reference(out, kind))
+
+
+def _stop_at_random(proc: subprocess.Popen[str], kind: Kind, rng: random.Random, stop: Callable[[int], None],
+                    out: Path) -> str:
+    """Stop the run (`stop(pid)`) at a random moment within the reference's time; when that fell:
+    "after the end", "before any puzzle" or "mid-pack"."""
+    # The reference ran cold (its inputs unread, its tables unbuilt): a later run is quicker.
+    moment = rng.uniform(0.0, KILL_SHARE * kind.wall_s)
+    try:
+        proc.wait(moment)
+        return "after the end"
+    except subprocess.TimeoutExpired:
+        stop(proc.pid)
+    return "mid-pack" if _written(out) else "before any puzzle"
+
+
+def _written(out: Path) -> int:
+    return len(list((out / "puzzles").glob("*.json"))) if (out / "puzzles").is_dir() else 0
+
+
+# Clued words of each length from 3 to 7 in a list that fills no 7x5 grid.
+FEW_WORDS = 5
+
+
+def failed_then_retried(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
+    from mobius.dictionaries import load
+    from mobius.generators.crossword.clues import load_bank
+
+    kind = fixtures.kind("crossword")
+    bank, en = load_bank(), load("en")
+    few = where / "few.txt"
+    few.write_text("".join(f"{w}\n" for n in range(3, 8) for w in [w for w in en.by_length(n) if w in bank][:FEW_WORDS]))
+    out = where / "plane" / "pack"
+    command = kind.command(out)
+    failing = [*command, "--dict", str(few)]  # the last --dict is the one taken
+    first = _mobius(failing)
+    case = "failed, then retried"
+    if first.returncode != 2 or "could not be made" not in first.stderr:
+        return _outcome(case, first.returncode, first.stderr, f"expected the pack to fail: {first.stderr[-300:]}")
+    if (where / "plane").exists():
+        return _outcome(case, first.returncode, first.stderr, "the failed pack left its directory behind")
+    result = _mobius(command)
+    wrong = "" if result.returncode == 0 else f"the retry: exit {result.returncode}: {result.stderr.strip()[-300:]}"
+    return _outcome(case, result.returncode, result.stderr, wrong or _same_as_reference(out, kind))
+
+
+def stopped(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome:
+    kind = fixtures.kind("crossword")
+    out = where / "pack"
+    proc = _start(kind.command(out))
+    # The run itself, as a service manager stops it: it removes what it must before it ends.
+    when = _stop_at_random(proc, kind, rng, lambda pid: os.kill(pid, signal.SIGTERM), out)
+    code, stderr = _end(proc)
+    case = f"SIGTERM, {when}"
+    if code not in (0, 130) or _misbehaviour(code, stderr):
+        return _outcome(case, code, stderr, f"exit {code}: {stderr.strip()[-300:]}")
+    if code == 130 and not _written(out) and out.exists():
+        return _outcome(case, code, stderr, "a run stopped before its first puzzle left its directory behind")
+    result = _mobius([*kind.command(out), *(["--resume"] if out.exists() else [])])
+    wrong = "" if result.returncode == 0 else f"exit {result.returncode}: {result.stderr.strip()[-300:]}"
+    return _outcome(case, result.returncode, result.stderr, wrong or _same_as_reference(out, kind))
 
 
 def full_disk(fixtures: Fixtures, rng: random.Random, where: Path) -> Outcome | None:
@@ -400,4 +462,4 @@ def _full_disk_refusal(result: subprocess.CompletedProcess[str], out: Path) -> s
 
 
 CASES: tuple[Callable[[Fixtures, random.Random, Path], Outcome | None], ...] = (
-    concurrent, changed_input, damaged_puzzles, killed, full_disk)
+    concurrent, changed_input, damaged_puzzles, killed, failed_then_retried, stopped, full_disk)

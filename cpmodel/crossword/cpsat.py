@@ -54,7 +54,7 @@ from mobius.cpmodel.crossword.propagation import (ALPHABET, Candidates, LastMemo
                                                  candidate_words)
 from mobius.cpmodel.crossword.tables import letter_codes, set_bits
 from mobius.cpmodel.deadline import ANSWER_GRACE_S, DeadlineExceeded, call_before, check_deadline
-from mobius.cpmodel.solver import SolverBase, SolveResult, Status, cpsat_solver, option
+from mobius.cpmodel.solver import Budget, SolverBase, SolveResult, Status, cpsat_solver, option
 from mobius.cpmodel.surface import Cell
 
 PREPASSES = ("ac3", "none")
@@ -167,6 +167,7 @@ class CpSatFillSolver(SolverBase):
     """
 
     name: ClassVar[str] = "cpsat"
+    budget: ClassVar[Budget] = Budget("deterministic_time", "deterministic_time", "s of CP-SAT deterministic time")
 
     workers: int = option(1, minimum=1, maximum=MAX_WORKERS, help="CP-SAT search workers")
     maximize: bool = option(False, help="the fill of highest total word score")

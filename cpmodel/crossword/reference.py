@@ -33,7 +33,7 @@ from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.cpmodel.crossword.propagation import (Network, State, Wipeout, ac3, build_network, exclude_word,
                                            initial_domains, length_index, revise)
 from mobius.cpmodel.deadline import DeadlineExceeded
-from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
+from mobius.cpmodel.solver import Budget, SolveResult, SolverBase, Status, option
 
 # Luby restarts allow unit × luby(i) backtracks in run i. A hundred lets a run
 # get past the first few levels of a 15×15 grid; smaller units thrash.
@@ -307,6 +307,7 @@ class ReferenceSolver(SolverBase):
     """Backtracking fill with MRV or dom/wdeg, forward checking or MAC."""
 
     name: ClassVar[str] = "reference"
+    budget: ClassVar[Budget] = Budget("max_backtracks", "backtracks", "backtracks")
 
     select: str = option("domwdeg", choices=SELECTIONS, help="variable choice")
     inference: str = option("ac3", choices=INFERENCES, help="ac3 (maintained arc consistency) or fc")

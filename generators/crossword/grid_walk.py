@@ -9,7 +9,7 @@ most often from the words it may use (`fill_estimate`), so no two puzzles
 share a grid while the space lasts and a late puzzle chooses from as many
 fresh grids as an early one. While no grid drawn is easy the walk goes on a
 little further; grids expected to fill very rarely (`HOPELESS_LOG_FILLS`)
-are taken only while none has filled; in a space with little room, an
+are taken only while none has filled (a grid given to the pack always); in a space with little room, an
 attempt that draws `DRY_LANE_DRAWS` without finding any other takes the
 pack's lane as dry, and the other lanes' grids follow. Once the walk is used up each new
 attempt takes, of the grids that filled before, the one used least so far
@@ -164,7 +164,8 @@ class GridWalk:
             if key not in self._retired:
                 heapq.heappush(self._pool, (-self._estimate.log_fills(grid, self._min_length, per_length),
                                             self._next, key))
-        if self._pool and (best >= HOPELESS_LOG_FILLS or not any(self._fills.values())):
+        # A grid the pack was given is tried however rarely it is expected to fill: it was asked for.
+        if self._pool and (best >= HOPELESS_LOG_FILLS or not any(self._fills.values()) or self.survey.given):
             return heapq.heappop(self._pool)[2]
         if not self._reused:
             self._reused = True

@@ -34,15 +34,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from mobius.cpmodel.crossword.grid import BLOCK, make_grid
+from mobius.cpmodel.crossword.grid import BLOCK, Grid, make_grid
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from mobius.cpmodel.crossword.verify import verify
-from mobius.cpmodel.solver import Status, get_solver, parse_spec, require_usable
+from mobius.cpmodel.solver import SolveResult, Solver, Status, budget_spent, get_solver, parse_spec, require_usable
 from mobius.cpmodel.surface import surface as find_surface
 from mobius.dictionaries import ListContent, WordList, load, portable
 from mobius.generators.crossword.american import american_rules
 from mobius.generators.crossword.clues import ClueBank, ClueLines, load_bank
-from mobius.generators.crossword.plan import SHARES, CrosswordJob, CrosswordPlan, pattern_of
+from mobius.generators.crossword.plan import OUT_OF_BUDGET, OUT_OF_TIME, SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from mobius.generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
                                    puzzle_difficulty)
 from mobius.generators.executors import Executor, PuzzleFailed
@@ -163,6 +163,10 @@ class CrosswordPackSpec:
     spelling: str = "american"  # the embedded list's spelling (--spelling)
     # --difficulty (`difficulty.LEVELS`): the answers' floor and preferences and the clues' kinds.
     difficulty: str = DEFAULT_LEVEL
+    # The publisher's own grids (--patterns, `given_grids.py`), the rows of each: the pack fills these
+    # instead of drawing grids, and its pattern rules do not apply to them.
+    patterns: tuple[tuple[str, ...], ...] = ()
+    pattern_files: tuple[str, ...] = field(default=(), compare=False)  # the file of each, for messages only
     kind: str = "crossword"
     # The dictionary as jobs load it, filled in from `dictionary` when the spec
     # is made (on the machine that can read the file): an embedded list's name,
@@ -219,7 +223,7 @@ class CrosswordPackSpec:
                 "max_three_share": self.max_three_share, "polish": self.polish, "worst": self.worst,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
                 "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
-                **self._american_parameters(),
+                **self._american_parameters(), **({"patterns": len(self.patterns)} if self.patterns else {}),
                 # only when asked: the parameters of a medium pack stay those of packs made before levels
                 **({"difficulty": self.difficulty} if self.difficulty != DEFAULT_LEVEL else {})}
 
@@ -255,6 +259,8 @@ class CrosswordPackSpec:
             found[EMBEDDED_BANK] = {"source": "(embedded in this version)", "sha256": load_bank().sha256}
         lines = {"--clues": [f"{word}\t{clue}" for word, clue in self.extra_clues],
                  "--ban": sorted(self.ban), "--allow": sorted(self.allow)}
+        if self.patterns:  # the grids themselves: a file changed since, or another grid given, is another pack
+            lines["--patterns"] = ["/".join(rows) for rows in self.patterns]
         for option, content in lines.items():
             if content or option in files:
                 found[option] = {"source": files.get(option, "(lines)"), "sha256": _sha256_lines(content)}
@@ -293,8 +299,10 @@ class CrosswordPackSpec:
         return max(self.min_score, self.level.floor)
 
     def rules(self, excluded: frozenset[str] = frozenset()) -> FillRules:
+        # A given grid's lights are as they are: a seam rule of the pack's own grids does not bind them.
         return FillRules(min_length=self.min_length, allow_repeats=False,
-                         max_seam_crossings=self.max_seam_crossings, min_score=self.fill_min_score,
+                         max_seam_crossings=None if self.patterns else self.max_seam_crossings,
+                         min_score=self.fill_min_score,
                          excluded=excluded)
 
     def clue_bank(self) -> ClueBank | None:
@@ -392,12 +400,17 @@ class CrosswordPackSpec:
         require_usable(solver, problem)
         result = solver.solve(problem, time_limit=self.time_limit, seed=job.fill_seed)
         if result.status is not Status.SOLVED:
-            raise PuzzleFailed(f"no fill of its grid from {self.word_use().source} "
-                               f"({result.status.value.lower()})",
+            raise PuzzleFailed(f"no fill of its grid from {self.word_use().source} ({_ending(solver, result)})",
                                proven=result.status is Status.UNSAT)
         return result.solution, dict(result.stats)
 
     # -- what the runner needs -------------------------------------------------------------
+
+    def _pattern_problems(self, grid: Grid) -> list[str]:
+        """The puzzle's grid checked: one of the grids given, or a grid that keeps the pack's rules."""
+        if not self.patterns:
+            return check_pattern(grid, self.pattern_spec())
+        return [] if grid.rows in self.patterns else ["its grid is none of the grids given by --patterns"]
 
     def key(self, puzzle: Mapping[str, Any]) -> str:
         return "/".join(puzzle["rows"])
@@ -415,7 +428,7 @@ class CrosswordPackSpec:
         if (grid.width, grid.height, grid.surface.name) != (self.width, self.height, self.surface):
             return [f"puzzle is {grid.width}x{grid.height} {grid.surface.name}, the pack asks for "
                     f"{self.width}x{self.height} {self.surface}"]
-        problems = check_pattern(grid, self.pattern_spec())
+        problems = self._pattern_problems(grid)
         problem = FillProblem(grid, self.words(), self.rules())
         problems += verify(problem, fill)
         listed = [(e["number"], e["direction"], [tuple(c) for c in e["cells"]], e["answer"])
@@ -433,6 +446,17 @@ class CrosswordPackSpec:
         elif pair := family_pair(e["answer"] for e in puzzle["entries"]):
             problems.append(f"two answers of one family: {pair[0]} and {pair[1]}")
         return problems
+
+
+def _ending(solver: Solver, result: SolveResult) -> str:
+    """How a fill that found nothing ended, as the plan counts it (`plan.OUT_OF_BUDGET`, `OUT_OF_TIME`)."""
+    if result.status is Status.UNSAT:
+        return "proven: none exists"
+    if budget_spent(solver, result):
+        return OUT_OF_BUDGET
+    if result.status is Status.TIMEOUT:
+        return OUT_OF_TIME
+    return result.status.value.lower()
 
 
 def _sha256_lines(lines: Sequence[str]) -> str:

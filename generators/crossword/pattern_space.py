@@ -34,7 +34,13 @@ Covers:
   its lane dry and calls `stop_drawing`). `estimate()` is the Chao1
   estimate of the number of distinct grids from how often each was drawn
   (Chao 1984: seen-once² / 2·seen-twice added to those seen), exact when
-  the space is listed or used up.
+  the space is listed or used up. Where a draw is annealed (a second or more
+  each), the survey keeps each draw in a `WorkMemo` by its seed when given
+  one: a pack stopped before its first puzzle, whose folder is removed, does
+  not draw again what it drew (a kept grid is used only if it still keeps
+  the rules, `pattern_check`). A pack of given grids (`--patterns`,
+  `given_grids.py`) hands them over as its listed space (`given`): exact,
+  walked as a listed space is, each grid shown as one of its files shows it.
 
 Leaves out: the rules themselves (`pattern_rules.py`), checking them
 (`pattern_check.py`), and filling.
@@ -51,15 +57,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from mobius.cpmodel.crossword.grid import Grid
+from mobius.cpmodel.crossword.grid import Grid, make_grid
+from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.crossword.lights import ACROSS, DIRECTIONS, DOWN
 from mobius.cpmodel.surface import Surface, step, surface
+from mobius.generators.crossword.pattern_check import check_pattern
 from mobius.generators.crossword.pattern_enumeration import enumerate_patterns
 from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec, annealed
 from mobius.generators.crossword.patterns import generate_pattern
 
 if TYPE_CHECKING:
     from mobius.generators.executors import Executor
+    from mobius.generators.memo import WorkMemo
 
 # Lanes of the hash partition. Four keep seeds 0-3 (the volumes of a small
 # series) apart while costing each pack only four draws per pattern kept; a
@@ -219,6 +228,13 @@ def draw_patterns(spec: PatternSpec, seeds: list[int]) -> list[Grid | str]:
     return found
 
 
+def _draw_json(draw: Grid | str) -> Any:
+    """A draw as a memo keeps it: the generator's reason, or the grid's rows and bars."""
+    if isinstance(draw, str):
+        return draw
+    return {"rows": list(draw.rows), "bars_right": sorted(draw.bars_right), "bars_below": sorted(draw.bars_below)}
+
+
 def _seeded_order(keys: list[str], seed: int) -> list[str]:
     """A fixed shuffle of `keys` for a pack seed (a hash, so no generator state is involved)."""
     return sorted(keys, key=lambda k: hashlib.sha256(f"{seed}:{k}".encode()).digest())
@@ -232,12 +248,15 @@ class PatternSurvey:
     demand from the pack's seeded stream (`draw_seed(j)` is the seed of draw
     j), keeping grids of the pack's lane until the draws stop finding new
     grids; then the other lanes' grids follow. `get(n)` is pattern n of the
-    walk, or None once the space has run out before it.
+    walk, or None once the space has run out before it. `memo`: where draws
+    are kept between runs (see the module docstring); `given`: the grids of
+    the space, listed by the caller (the pack's own), instead of the rules'.
     """
 
     def __init__(self, spec: PatternSpec, seed: int, draw_seed: Callable[[int], int],
-                 runner: Executor | None = None) -> None:
-        self.spec, self.seed, self.draw_seed = spec, seed, draw_seed
+                 runner: Executor | None = None, memo: WorkMemo | None = None,
+                 given: list[Grid] | None = None) -> None:
+        self.spec, self.seed, self.draw_seed, self.memo = spec, seed, draw_seed, memo
         self.runner = runner  # where draws run ahead of the walk; None: here, when needed
         # draws kept running ahead, in tasks of `batch`: fewer where a draw is annealed
         self.draws_ahead, self.batch = (ANNEALED_DRAWS_AHEAD, ANNEALED_DRAW_BATCH) if annealed(spec) else \
@@ -256,19 +275,22 @@ class PatternSurvey:
         self.others: list[str] = []  # grids of other lanes found while sampling, not yet in the walk
         self.since_new = 0
         self.failure: str | None = None  # why the generator failed, if it did
-        listed = enumerate_patterns(spec)
+        listed = given if given is not None else enumerate_patterns(spec)
+        self.given = given is not None  # the caller's grids (--patterns), not the rules'
         self.exact = listed is not None  # the whole space is listed
         self.complete = self.exact  # no further grid will be found
         if listed is not None:
-            self._take_list(listed)
+            self._take_list(listed, given is not None)
 
-    def _take_list(self, listed: list[Grid]) -> None:
+    def _take_list(self, listed: list[Grid], given: bool) -> None:
         members: dict[str, list[Grid]] = {}
         for grid in listed:
             members.setdefault(canonical_key(grid), []).append(grid)
         for key, grids in members.items():
-            # Which rectangle shows a grid is the pack's choice: they are all the same grid.
-            self.grids[key] = min(grids, key=lambda g: hashlib.sha256(f"{self.seed}:{g.rows}".encode()).digest())
+            # Which rectangle shows a grid is the pack's choice: they are all the same grid. A given grid is
+            # shown as the first file that gives it shows it.
+            self.grids[key] = grids[0] if given else \
+                min(grids, key=lambda g: hashlib.sha256(f"{self.seed}:{g.rows}".encode()).digest())
         self.others = list(members)
         self._finish()
 
@@ -320,7 +342,18 @@ class PatternSurvey:
         """Draw number `self.draws`: its grid, or why the generator found none.
         With a runner, DRAWS_AHEAD draws are kept running there in batches of
         DRAW_BATCH (or the ANNEALED_ values), so the walk seldom waits; every draw is a function of its
-        number alone, so where it ran changes nothing."""
+        number alone, so where it ran changes nothing, and nor does taking it from the memo."""
+        if self.memo is not None and not self.ahead and not self.drawn:  # none of it in flight
+            kept = self._kept(self.draw_seed(self.draws))
+            if kept is not None:
+                self.started = max(self.started, self.draws + 1)
+                return kept
+        grid = self._run_draw()
+        if self.memo is not None:
+            self.memo.put(str(self.draw_seed(self.draws)), _draw_json(grid))
+        return grid
+
+    def _run_draw(self) -> Grid | str:
         if self.runner is None:
             return draw_patterns(self.spec, [self.draw_seed(self.draws)])[0]
         while self.started < min(self.draws + self.draws_ahead, MAX_DRAWS):
@@ -330,6 +363,20 @@ class PatternSurvey:
         if not self.drawn:
             self.drawn.extend(self.runner.outcome(self.ahead.popleft()))
         return self.drawn.popleft()
+
+    def _kept(self, seed: int) -> Grid | str | None:
+        """The draw of `seed` as the memo keeps it, if it is one the generator could have made."""
+        kept = self.memo.get(str(seed)) if self.memo is not None else None
+        if isinstance(kept, str):
+            return kept
+        if not isinstance(kept, dict):
+            return None
+        try:
+            grid = make_grid(kept["rows"], self.spec.surface, bars_right=map(tuple, kept["bars_right"]),
+                             bars_below=map(tuple, kept["bars_below"]))
+        except (InputError, KeyError, TypeError, ValueError):
+            return None
+        return None if check_pattern(grid, self.spec) else grid
 
     def _miss(self) -> None:
         self.since_new += 1

@@ -4,7 +4,8 @@ it may use, and whether a finished puzzle may join the pack.
 Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
 `CrosswordJob`, the input it gives each job.
 
-- Grids come from the pack's `GridWalk` (`grid_walk.py`): each attempt takes
+- Grids come from the pack's `GridWalk` (`grid_walk.py`) — over the grids the
+  pack was given (`--patterns`) if any, a listed space — : each attempt takes
   the most promising grid of the walk not yet taken, and once the walk is used
   up a grid that filled before, the one used least, so repeats are spread
   evenly, each time with another fill.
@@ -16,7 +17,10 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   lights holding the answers taken are solved again with their crossings
   (`polish.repair`), and only if that fails is the grid filled anew. A
   puzzle is given up (and reported) only when no grid the rules allow has
-  ever filled, or after `MAX_TRIES` attempts.
+  ever filled, or after `MAX_TRIES` attempts; the report says whether its
+  grids are proven to have no fill (the solver said UNSAT of each) or ran out
+  of the fill budget (naming it, and the `--solver` option that raises it)
+  or of the `--time-limit`.
 - Words follow `word_policy`, whose demand is re-estimated from the puzzles
   made after every round's worth (and the policy widened if they need more):
   the job may not use the words the ledger bars, prefers unused ones, and, to keep the jobs of one round apart, the words
@@ -38,11 +42,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from mobius.cpmodel.crossword.grid import Grid, make_grid
 from mobius.cpmodel.crossword.lights import find_lights
+from mobius.cpmodel.solver import budget_text, get_solver
 from mobius.dictionaries import WordList
 from mobius.generators.crossword.fill_estimate import FillEstimate
 from mobius.generators.crossword.fill_words import WordUse
 from mobius.generators.crossword.grid_walk import GridWalk, window_of
-from mobius.generators.pack import PackError, derive_seed
+from mobius.generators.memo import WorkMemo, digest
+from mobius.generators.pack import PackError, derive_seed, tool_version
 from mobius.generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
 from mobius.generators.crossword.pattern_rules import PatternSpec, annealed
@@ -70,6 +76,10 @@ RELAX_AFTER = 16
 MAX_TRIES = 60
 # Shares of the word list the jobs running at once prefer, one each.
 SHARES = ROUND_SIZE * ROUNDS_IN_FLIGHT
+# How a job's failure ends (`crossword/pack.py` `_fill`), which the plan counts to say why a puzzle
+# was given up: out of the solver's deterministic budget, or stopped by the wall-clock time limit.
+OUT_OF_BUDGET = "ran out of the fill budget"
+OUT_OF_TIME = "stopped at the --time-limit"
 # Recurring words listed in the manifest (most recurrent first).
 LISTED_RECURRENCES = 20
 
@@ -92,6 +102,14 @@ class PlanSpec(Protocol):
     def min_length(self) -> int: ...
     @property
     def allow_repeats(self) -> bool: ...
+    @property
+    def solver(self) -> str: ...  # as the user gave it
+    @property
+    def solver_spec(self) -> str: ...  # with the pack's budget and defaults
+    @property
+    def time_limit(self) -> float | None: ...
+    @property
+    def patterns(self) -> tuple[tuple[str, ...], ...]: ...  # the grids given, if any
     def pattern_spec(self) -> PatternSpec: ...
     def word_use(self) -> WordUse: ...
 
@@ -118,8 +136,12 @@ class CrosswordPlan:
         pattern_spec = spec.pattern_spec()
         # The survey draws ahead where the jobs run (`runner`): in the main process the draws
         # of a large pack otherwise cost as much as the fills, which the workers wait for.
+        # Annealed draws cost seconds each: they are kept for the next run of these rules (`memo.py`).
+        given = [make_grid(rows, spec.surface) for rows in spec.patterns] or None
+        memo = WorkMemo("draws-" + digest(pattern_spec, tool_version())) \
+            if annealed(pattern_spec) and given is None else None
         self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j),
-                                    runner)
+                                    runner, memo, given)
         first = self.survey.get(0)
         if first is None:
             raise PackError(f"no {pattern_spec.width}x{pattern_spec.height} {pattern_spec.surface} grid keeps the "
@@ -136,6 +158,8 @@ class CrosswordPlan:
         self.keep: dict[int, tuple[str, ...]] = {}
         self.fill_keys: set[str] = set()
         self.why_not: dict[int, str] = {}
+        self.endings: dict[int, Counter[str]] = {}  # index -> its failed fills: proven, budget, time, other
+        self.grid_endings: dict[str, Counter[str]] = {}  # grid -> the same, for the report of given grids
 
     # -- up front --------------------------------------------------------------------
 
@@ -159,6 +183,11 @@ class CrosswordPlan:
                     f"(seed {spec.seed} mod {PATTERN_LANES})"]
         found, own = survey.found, sum(1 for k in survey.order if lane_of(k) == survey.lane)
         notes = [f"the {shape} rules allow exactly {found} distinct grid{'s' if found != 1 else ''} (counted by enumeration)"]
+        if spec.patterns:
+            given = len(spec.patterns)
+            notes = [f"the pack fills the {given} {shape} grid{'s' if given != 1 else ''} given (--patterns, "
+                     f"{found} distinct), with lights of {spec.min_length}+ letters"]
+            own = found  # no lanes: every grid given is this pack's
         if found < spec.count:
             notes.append(f"the pattern space is exhausted: {spec.count} puzzles use each grid about "
                          f"{spec.count / found:.1f} times, each time with a different fill")
@@ -171,13 +200,14 @@ class CrosswordPlan:
 
     def job_input(self, index: int, attempt: int) -> Avoid | None:
         if attempt >= MAX_TRIES:
-            self.why_not[index] = f"no fill from {self.spec.word_use().source} accepted in {MAX_TRIES} attempts"
+            self.why_not[index] = (f"no fill from {self.spec.word_use().source} accepted in {MAX_TRIES} attempts"
+                                   + self._shortfall(self.endings.get(index, Counter())))
             return None
         start = self.keep.pop(index, None)
         barred = self.ledger.forbidden(index)
         key = self.walk.next_grid(index, barred, again=start is not None)
         if key is None:
-            self.why_not[index] = f"no grid the rules allow could be filled from {self.spec.word_use().source}"
+            self.why_not[index] = self._no_grid(index)
             return None
         # A small space needs every grid that fills at all; a large one has others to try, even late in
         # a pack when they are grids that filled before — but not where a grid costs about what its
@@ -189,6 +219,33 @@ class CrosswordPlan:
                            index % SHARES, self.ledger.forbidden(index, True) if relaxed else barred,
                            self.ledger.penalties(index, relaxed), share, start)
         return Avoid(attempt=attempt, assignment=job)
+
+    def _no_grid(self, index: int) -> str:
+        """Why no grid is left for puzzle `index`: proven, when the solver proved every grid it tried to
+        have no fill; else what its fills ran out of."""
+        source, endings = self.spec.word_use().source, self.endings.get(index, Counter())
+        if endings["proven"] and endings["proven"] == endings.total():
+            tried = endings["proven"]
+            other = "no other grid was given" if self.spec.patterns else "the rules allow no other"
+            return (f"proven: {'the grid' if tried == 1 else f'each of the {tried} grids'} it tried has no fill "
+                    f"from {source} (the solver proved it), and {other}")
+        which = "grid given" if self.spec.patterns else "grid the rules allow"
+        return f"no {which} was filled from {source}" + self._shortfall(self.endings.get(index, Counter()))
+
+    def _shortfall(self, endings: Counter[str]) -> str:
+        """": " and what the failed fills counted in `endings` ran out of, with what raises it ("" if they ran
+        out of nothing)."""
+        parts = []
+        if endings["budget"]:
+            budget = budget_text(get_solver("crossword", self.spec.solver_spec), self.spec.solver)
+            parts.append(f"{endings['budget']} attempt{'s' if endings['budget'] > 1 else ''} found no fill "
+                         f"within the fill budget, at most {budget}")
+        if endings["time"]:
+            parts.append(f"{endings['time']} stopped at the --time-limit of {self.spec.time_limit:g} s "
+                         "(a longer one raises it)")
+        if endings["proven"]:
+            parts.append(f"{endings['proven']} proven to have no fill")
+        return f": {'; '.join(parts)}" if parts else ""
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:
@@ -223,6 +280,10 @@ class CrosswordPlan:
             self.walk.clashed(index)
             self.keep[index] = tuple(puzzle["rows"])
             return
+        ending = "proven" if proven else "budget" if OUT_OF_BUDGET in reason else "time" if OUT_OF_TIME in reason \
+            else "other"
+        self.endings.setdefault(index, Counter())[ending] += 1
+        self.grid_endings.setdefault(self.walk.current(index) or "", Counter())[ending] += 1
         self.walk.failed(index, proven=proven)
 
     def gave_up(self, index: int) -> str:
@@ -265,13 +326,39 @@ class CrosswordPlan:
                                    "estimate": survey.estimate(), "draws": survey.draws,
                                    "exhausted": self.walk.exhausted, "lane": survey.lane, "lanes": PATTERN_LANES},
                          "distinct_in_pack": len({canonical_key(pattern_of(p)) for p in puzzles.values()}),
-                         "retired": len(self.walk.retired)},
+                         "retired": len(self.walk.retired), **self._given_report(puzzles)},
             "repeats": {**self.policy.to_json(), "recurrences": sum(recurrences.values()),
                         "most_recurrent": dict(recurrences.most_common(LISTED_RECURRENCES)),
                         # puzzles made relaxed: their short words may come back sooner than the gap
                         "relaxed_puzzles": [f"{i + 1:04d}" for i in sorted(puzzles) if _relaxed(puzzles[i])]},
             "quality": pack_quality([puzzles[i] for i in sorted(puzzles)]),
         }
+
+
+    def _given_report(self, puzzles: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+        """How each grid given (--patterns) fared, in the order given: puzzles made with it, its fills
+        (accepted or not), its failed attempts by how they ended, and `outcome`, that said in words."""
+        if not self.spec.patterns:
+            return {}
+        used = Counter(canonical_key(pattern_of(p)) for p in puzzles.values())
+        keys = [canonical_key(make_grid(rows, self.spec.surface)) for rows in self.spec.patterns]
+        return {"given": [{"puzzles": used[key], "fills": self.walk.fills(key),
+                           "failed": dict(sorted(self.grid_endings.get(key, Counter()).items())),
+                           "outcome": self._outcome(key)} for key in keys]}
+
+    def _outcome(self, key: str) -> str:
+        """How a grid given fared, in words: filled, never tried, proven to have no fill, or what its
+        fills ran out of."""
+        endings, fills = self.grid_endings.get(key, Counter()), self.walk.fills(key)
+        if fills:
+            return f"filled {fills} time{'s' if fills > 1 else ''}"
+        if not endings:
+            return "not tried"
+        if endings["proven"] == endings.total():
+            return (f"proven to have no fill from {self.spec.word_use().source} (with the words its attempts "
+                    "could use)")
+        tries = endings.total()
+        return f"no fill in {tries} attempt{'s' if tries > 1 else ''}" + self._shortfall(endings)
 
 
 def pattern_of(puzzle: Mapping[str, Any]) -> Grid:

@@ -1,0 +1,143 @@
+"""`mobius pack crossword --patterns FILE_OR_DIR`: the pack fills the grids it is given, with every
+guarantee a pack has (distinct fills, no repeated answer, clues, resume with the inputs fingerprinted),
+and refuses in one line (exit 2) what cannot be a pack's grids."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mobius.cli import app
+from mobius.generators.crossword.fill_estimate import FillEstimate
+from mobius.generators.crossword.given_grids import read_given
+from mobius.generators.crossword.grid_walk import EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
+from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.crossword.pattern_space import canonical_key
+from mobius.generators.crossword.plan import pattern_of
+from mobius.generators.pack import build_pack
+
+VANBEEK = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "crossword" / "vanbeek"
+GRIDS = {"a.txt": "....#\n.....\n.....\n.....\n#....\n", "b.txt": "...##\n....#\n.....\n#....\n##...\n"}
+
+
+def grids_dir(tmp_path: Path, grids: dict[str, str] = GRIDS) -> Path:
+    folder = tmp_path / "grids"
+    folder.mkdir()
+    for name, text in grids.items():
+        (folder / name).write_text(text)
+    (folder / "notes.md").write_text("not a grid\n")  # a file of another kind is left out
+    return folder
+
+
+def pack(*args: object) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["pack", "crossword", *map(str, args)])
+    return result.exit_code, result.stderr.strip()
+
+
+def test_a_pack_of_given_grids_uses_only_them_and_repeats_no_answer(tmp_path: Path) -> None:
+    folder = grids_dir(tmp_path)
+    out = tmp_path / "pack"
+    run = subprocess.run([sys.executable, "-m", "mobius", "pack", "crossword", "--patterns", str(folder),
+                          "--count", "4", "--workers", "1", "--out", str(out)], capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "note: the pack fills the 2 5x5 plane grids given (--patterns, 2 distinct)" in run.stderr
+    puzzles = [json.loads(p.read_text()) for p in sorted((out / "puzzles").glob("*.json"))]
+    given = {tuple(text.split()) for text in GRIDS.values()}
+    assert len(puzzles) == 4 and {tuple(pattern_of(p).rows) for p in puzzles} == given  # each grid, no other
+    answers = [e["answer"] for p in puzzles for e in p["entries"]]
+    assert len(answers) == len(set(answers)) and all(e["clue"] for p in puzzles for e in p["entries"])
+    assert len({"/".join(p["rows"]) for p in puzzles}) == 4
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["inputs"]["--patterns"]["source"] == str(folder)
+    assert [g["puzzles"] for g in manifest["patterns"]["given"]] in ([2, 2], [1, 3], [3, 1])
+    assert all(g["outcome"].startswith("filled ") for g in manifest["patterns"]["given"])
+    (folder / "b.txt").write_text("....#\n.....\n.....\n.....\n#....\n")  # the file changed since
+    code, line = pack("--patterns", folder, "--count", "4", "--workers", "1", "--out", out, "--resume")
+    assert code == 2 and f"--patterns {folder} changed since the pack was started" in line
+
+
+def test_a_puzzle_whose_grid_was_not_given_fails_the_check(tmp_path: Path) -> None:
+    given = read_given([grids_dir(tmp_path)])
+    spec = CrosswordPackSpec(count=1, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows[:1])
+    puzzle = build_pack(spec, tmp_path / "p", exports=False)[0]
+    assert spec.verify(puzzle) == []
+    other = CrosswordPackSpec(count=1, width=5, height=5, surface="plane", patterns=given.rows[1:])
+    assert "its grid is none of the grids given by --patterns" in other.verify(puzzle)
+
+
+def test_the_shortest_light_is_three_unless_a_grid_has_shorter_runs(tmp_path: Path) -> None:
+    assert read_given([VANBEEK / "15.01.txt", VANBEEK / "15.10.txt"]).min_length == 3
+    twos = tmp_path / "twos.txt"
+    twos.write_text("..#..\n.....\n#...#\n.....\n..#..\n")
+    assert read_given([VANBEEK / "05.01.txt", twos]).min_length == 2
+
+
+@pytest.mark.parametrize(("grids", "expected"), [
+    ({"a.txt": ".....\n.....\n.....\n.....\n.....\n", "b.txt": "...\n...\n...\n"},
+     "b.txt: a 3x3 plane grid, where {folder}/a.txt is 5x5 plane: the grids of --patterns share one size and surface"),
+    ({"a.txt": "CAT..\n.....\n.....\n.....\n.....\n"}, "a.txt: row 1 has letters; --patterns takes empty grids"),
+    ({"a.txt": ".#...\n#....\n.....\n.....\n.....\n"},
+     "a.txt: the white cell at column 1, row 1 is in no light"),
+])
+def test_grids_that_cannot_be_a_packs_are_refused_in_one_line(tmp_path: Path, grids: dict[str, str],
+                                                              expected: str) -> None:
+    folder = grids_dir(tmp_path, grids)
+    code, line = pack("--patterns", folder, "--out", tmp_path / "p")
+    assert code == 2 and "\n" not in line
+    assert expected.format(folder=folder) in line
+    assert not (tmp_path / "p").exists()
+
+
+def test_a_directory_without_grids_and_a_conflicting_size_are_refused(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, line = pack("--patterns", empty, "--out", tmp_path / "p")
+    assert code == 2 and line == f"mobius: error: {empty}: no grid file in this directory (expected names ending " \
+                                 ".txt, .json, .qxw)"
+    code, line = pack("--patterns", VANBEEK / "05.01.txt", "--width", "7", "--out", tmp_path / "p")
+    assert code == 2 and "--width 7 conflicts with the grids of --patterns, which are 5x5 plane" in line
+    code, line = pack("--patterns", VANBEEK / "05.01.txt", "--surface", "torus", "--out", tmp_path / "p")
+    assert code == 2 and "--surface torus conflicts" in line
+
+
+def test_a_given_grid_expected_to_fill_too_rarely_is_still_tried(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    given = read_given([grids_dir(tmp_path)])
+    spec = CrosswordPackSpec(count=2, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows)
+    plan = spec.plan()
+    keys = plan.survey.order
+    estimate = FillEstimate(spec.words())
+    # the walk's first grid fills; the other is hopeless, which a drawn grid would not be tried for
+    monkeypatch.setattr(estimate, "log_fills", lambda grid, *_: EASY_LOG_FILLS if canonical_key(grid) == keys[0]
+                        else HOPELESS_LOG_FILLS - 1)
+    walk = GridWalk(plan.survey, estimate, spec.min_length, 1, lambda note: None)
+    assert walk.next_grid(0, frozenset()) == keys[0]
+    walk.accepted(0)
+    assert walk.next_grid(1, frozenset()) == keys[1] and not walk.exhausted
+
+
+def test_each_given_grid_says_how_it_fared(tmp_path: Path) -> None:
+    given = read_given([grids_dir(tmp_path)])
+    spec = CrosswordPackSpec(count=3, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows, solver="reference:max_backtracks=500")
+    plan = spec.plan()
+    tried = []  # the grid of each attempt: one ran out of its budget, the other was proven to have no fill
+    for index, (reason, proven) in enumerate([("no fill of its grid from en (ran out of the fill budget)", False),
+                                              ("no fill of its grid from en (proven: none exists)", True)]):
+        tried.append(plan.job_input(index, 0).assignment.pattern)
+        plan.failed(index, reason, puzzle=None, proven=proven)
+    report = {canonical_key(pattern_of({"rows": rows, "surface": "plane"})): grid
+              for rows, grid in zip(given.rows, plan.report({})["patterns"]["given"])}
+    budget, proven = (report[key] for key in tried)
+    assert budget["outcome"] == ("no fill in 1 attempt: 1 attempt found no fill within the fill budget, at most "
+                                 "500 backtracks (--solver reference:max_backtracks=1000 raises it)")
+    assert budget["failed"] == {"budget": 1}
+    assert proven["outcome"].startswith("proven to have no fill from ") and proven["failed"] == {"proven": 1}
