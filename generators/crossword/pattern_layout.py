@@ -66,8 +66,11 @@ def edge_image_of(key: int, edge_ends: dict[int, tuple[int, int, bool]], cell_im
     a, b, seam = edge_ends[key]
     ia, ib = cell_image[a], cell_image[b]
     axis = key % 2
-    for owner, other in ((ia, ib), (ib, ia)):
-        for image_axis in (axis, 1 - axis):  # the diagonal turns across edges into down ones
+    # The edge's own axis first, from either end: on a small projective plane two cells can be neighbours
+    # both across and down (through different seams), and a mirror keeps the axis. Only the diagonal turns
+    # across edges into down ones.
+    for image_axis in (axis, 1 - axis):
+        for owner, other in ((ia, ib), (ib, ia)):
             image = 2 * owner + image_axis
             if edge_ends.get(image) == (owner, other, seam):
                 return image

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from mobius.cpmodel.crossword.grid import Grid, make_grid
 from mobius.cpmodel.crossword.lights import find_lights
+from mobius.generators.crossword.pattern_layout import layout_of
 from mobius.generators.crossword.pattern_check import check_pattern
 from mobius.generators.crossword.pattern_rules import PatternError, PatternSpec, concrete_symmetries
 from mobius.generators.crossword.pattern_search import pattern_problem
@@ -309,3 +310,14 @@ def test_a_seam_rule_on_a_surface_without_a_seam_is_refused() -> None:
         PatternSpec(9, 9, "plane", min_seam_lights=2)
     with pytest.raises(PatternError, match="no light may cross"):
         PatternSpec(9, 5, "mobius", min_seam_lights=1, max_seam_crossings=0)
+
+
+@pytest.mark.parametrize("surface", ["projective", "klein", "mobius", "torus"])
+@pytest.mark.parametrize(("width", "height"), [(4, 5), (5, 4), (3, 3), (7, 5)])
+def test_a_mirror_or_a_half_turn_keeps_each_edge_on_its_axis(surface: str, width: int, height: int) -> None:
+    # On a small projective plane two cells can be neighbours across and down at once: the image of an
+    # across edge is still an across edge, or a barred grid's bars lose their symmetry.
+    for symmetry in ("mirror", "rot180"):
+        layout = layout_of(width, height, surface, symmetry)
+        assert all(key % 2 == image % 2 for key, image in layout.edge_image.items())
+        assert all(layout.edge_image[image] == key for key, image in layout.edge_image.items())
