@@ -127,7 +127,8 @@ def print_curve(runs: Sequence[Run]) -> None:
             timeouts = sum(1 for r in mine if not r.finished)
             print(f"| {case} | {cap} | {len(mine)} | {_median([r.block_share_mean for r in made]):.1%} "
                   f"({max((r.block_share_max for r in made), default=math.nan):.1%}) | "
-                  f"{_median([r.wall_s for r in mine]):.1f} | {ratio:.2f} | {_median([r.mean_score for r in made]):.1f} | "
+                  f"{_median([r.wall_s for r in mine]):.1f} | {ratio:.2f} | "
+                  f"{_median([r.mean_score for r in made]):.1f} | "
                   f"{_median([r.worst_median for r in made]):g} | {_median([r.clued_share for r in made]):.0%} | "
                   f"{_median([r.three_letter_share for r in made]):.1%} | "
                   f"{_median([r.distinct_grids for r in mine]):g} | {sum(r.failed for r in mine)} ({timeouts}) |")

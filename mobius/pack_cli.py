@@ -302,8 +302,8 @@ def crossword_command(
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              credits=Credits(title, author, copyright),
-                             **_given(polish=polish, worst=worst, symmetry=symmetry, max_words=max_words, max_blocks=max_blocks,
-                                      time_limit=time_limit))
+                             **_given(polish=polish, worst=worst, symmetry=symmetry, max_words=max_words,
+                                      max_blocks=max_blocks, time_limit=time_limit))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     given = {"--clues": clues, "--ban": ban, "--allow": allow}
     spec = replace(spec, **clue_options(clues, no_clues, ban, allow),

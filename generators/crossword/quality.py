@@ -2,11 +2,12 @@
 
 Covers: `puzzle_quality(puzzle)`, the figures a puzzle file carries under
 `quality` — entries, the share with a clue, mean entry score, the share of
-three-letter entries, the share of cells that are blocks, lights across a seam (on a surface that has one:
-a plane puzzle has no seam to count), the lowest-scored entry — all read
-from the puzzle's own entries, so anyone can recompute them;
-`pack_quality(puzzles)`, the same summed over a pack for the manifest (the
-block share as the puzzles' mean and their most, with each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
+three-letter entries, the share of cells that are blocks, lights across a
+seam (on a surface that has one: a plane puzzle has no seam to count), the
+lowest-scored entry — all read from the puzzle's own entries and rows, so
+anyone can recompute them; `pack_quality(puzzles)`, the same summed over a
+pack for the manifest (the block share as the puzzles' mean and their most,
+with each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
 median, how many puzzles carry a `worst_answer` record — the bound
 `worst_answer.py` proved — and how many of those are proven optimal, and
 per difficulty level the answers' familiarity and the clue-kind mix, from
