@@ -255,7 +255,8 @@ def render_cases(inp: Inputs) -> Iterator[Case]:
 
 PACK_OPTIONS = {"--count": "int", "--width": "int", "--height": "int", "--workers": "int", "--seed": "int",
                 "--time-limit": "float", "--min-score": "int", "--max-seam-crossings": "int",
-                "--max-length": "int", "--surface": "str", "--dict": "str", "--executor": "str"}
+                "--max-length": "int", "--max-blocks": "float", "--surface": "str", "--dict": "str",
+                "--executor": "str"}
 
 
 def pack_option_cases(inp: Inputs) -> Iterator[Case]:

@@ -4,7 +4,7 @@ Covers: the one `--time-limit` of every command (`time_limit_option`: finite
 seconds greater than 0 and at most `MAX_TIME_LIMIT_S`, so nan, inf, 0 and
 negatives are refused alike with one line naming the value), and `finite`,
 the callback that refuses nan (which passes every range check) in other
-numbers of seconds; `one_line`, the callback that keeps a title, author or
+numbers of seconds and in shares; `one_line`, the callback that keeps a title, author or
 copyright notice to one printable line of bounded length; `check_out_file`
 and `check_out_dir`, which check where a command will write before it does
 any work (a file there is refused unless `--force`; a device, FIFO or
@@ -32,9 +32,9 @@ TIME_LIMIT_RULE = f"greater than 0, at most {MAX_TIME_LIMIT_S:,.0f}"
 
 
 def finite(value: float | None) -> float | None:
-    """A typer callback: nan is not a number of seconds (inf is caught by the range)."""
+    """A typer callback: nan is not a number of seconds nor a share (inf is caught by the range)."""
     if value is not None and value != value:
-        raise typer.BadParameter("expected a number of seconds, not nan")
+        raise typer.BadParameter("expected a number, not nan")
     return value
 
 

@@ -296,6 +296,10 @@ def crossword_command(
         "--max-words", min=1, max=1250, help="Most words a grid may have (default on the plane: 78 on 15x15, "
                                              "140 on 21x21, scaled by area, by width + height on small grids, none "
                                              "on minis up to 8x8; none elsewhere).")] = None,
+    max_blocks: Annotated[Optional[float], typer.Option(
+        "--max-blocks", min=0.0, max=1.0, callback=finite,
+        help="Most blocks per cell of a grid, a share from 0 to 1 (default 0.30 on glued surfaces; on the "
+             "plane a sixth, a quarter on minis up to 8x8).")] = None,
     max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=-1, max=50,
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0, max=50,
@@ -335,7 +339,8 @@ def crossword_command(
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
                              max_length=max_length or None, min_seam_lights=min_seam_lights,
                              credits=Credits(title, author, copyright),
-                             **_given(polish=polish, worst=worst, symmetry=symmetry, max_words=max_words, time_limit=time_limit))
+                             **_given(polish=polish, worst=worst, symmetry=symmetry, max_words=max_words,
+                                      max_blocks=max_blocks, time_limit=time_limit))
     get_solver("crossword", spec.solver_spec)  # a bad solver or option fails here, before any worker starts
     files = {"--clues": clues, "--ban": ban, "--allow": allow,
              "--patterns": ", ".join(map(str, patterns)) if patterns else None}

@@ -112,7 +112,8 @@ OPTION_VALUES = st.sampled_from(["-1", "0", "abc", "nan", "inf", "9" * 25, "", "
 
 @FUZZ
 @given(option=st.sampled_from(["--count", "--width", "--height", "--workers", "--seed", "--time-limit",
-                               "--min-score", "--max-seam-crossings", "--max-length", "--surface", "--executor"]),
+                               "--min-score", "--max-seam-crossings", "--max-length", "--max-blocks", "--surface",
+                               "--executor"]),
        value=OPTION_VALUES)
 def test_fuzz_pack_options(workdir: Path, option: str, value: str) -> None:
     foreign = workdir / "someone-else"

@@ -246,6 +246,13 @@ def test_every_time_limit_keeps_one_rule(tmp_path: Path, value: str) -> None:
         assert (code, problem) == (2, None) and f"greater than 0, at most 86,400, got {value}" in stderr, command
 
 
+@pytest.mark.parametrize("value", ["nan", "1.5", "-0.1", "a sixth"])
+def test_max_blocks_is_a_share_of_the_cells(tmp_path: Path, value: str) -> None:
+    code, stderr, problem = run_in_process(["pack", "crossword", "--out", str(tmp_path / "p"), "--max-blocks", value])
+    assert (code, problem) == (2, None) and "--max-blocks" in stderr and len(stderr.splitlines()) == 1, stderr
+    assert not (tmp_path / "p").exists()
+
+
 # --- small promises: bench help, counts as whole numbers -----------------------------------------
 
 def test_bench_help_shows_instance_patterns_and_why_to_quote_them() -> None:

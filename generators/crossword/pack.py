@@ -147,6 +147,9 @@ class CrosswordPackSpec:
     max_length: int | None = None
     # Most words a grid may have; None = the American cap by area on the plane, no cap elsewhere.
     max_words: int | None = None
+    # Most blocks per cell of a grid; None = the default by size on a glued surface (`PACK_DENSITY`,
+    # `DEFAULT_DENSITY`), the American share on the plane. The floor follows a ceiling below it.
+    max_blocks: float | None = None
     # Lights across the seam per puzzle; None = DEFAULT_SEAM_LIGHTS on a surface with a seam, 0 on the plane.
     min_seam_lights: int | None = None
     max_three_share: float = DEFAULT_THREE_SHARE
@@ -234,11 +237,13 @@ class CrosswordPackSpec:
         return {"max_seam_crossings": self.max_seam_crossings, "min_seam_lights": self.seam_lights}
 
     def _american_parameters(self) -> dict[str, Any]:
-        """The rules only plane packs have (other packs' parameters stay as they were)."""
+        """The rules only plane packs have (other packs' parameters stay as they were), and --max-blocks
+        if given (so a pack resumed with another ceiling is refused)."""
+        given = {} if self.max_blocks is None else {"max_blocks": self.max_blocks}
         if not self.american:
-            return {} if self.max_words is None else {"max_words": self.max_words}
+            return {**({} if self.max_words is None else {"max_words": self.max_words}), **given}
         spec = self.pattern_spec()
-        return {"max_words": spec.max_words, "max_block_squares": spec.max_block_squares}
+        return {"max_words": spec.max_words, "max_block_squares": spec.max_block_squares, **given}
 
     def describe(self) -> dict[str, Any]:
         words = self.words()
@@ -273,16 +278,15 @@ class CrosswordPackSpec:
         """Whether the pack keeps the American rules: plane packs do."""
         return not find_surface(self.surface).has_seam
 
-    @property
-    def density(self) -> tuple[float, float]:
-        return PACK_DENSITY if self.width * self.height >= DENSE_FROM_CELLS else DEFAULT_DENSITY
-
     def pattern_spec(self) -> PatternSpec:
-        rules: dict[str, Any] = {"symmetry": "none", "density": self.density,
+        density = PACK_DENSITY if self.width * self.height >= DENSE_FROM_CELLS else DEFAULT_DENSITY
+        rules: dict[str, Any] = {"symmetry": "none", "density": density,
                                  "max_length": max(self.width, self.height), "max_short_share": self.max_three_share,
                                  "allow_clutter": False}
         if self.american:
             rules.update(american_rules(self.width, self.height))
+        if self.max_blocks is not None:
+            rules["density"] = (min(rules["density"][0], self.max_blocks), self.max_blocks)
         given = {"symmetry": self.symmetry, "max_length": self.max_length, "max_words": self.max_words}
         rules.update((name, value) for name, value in given.items() if value)
         return PatternSpec(self.width, self.height, self.surface, min_length=self.min_length, checked=self.checked,

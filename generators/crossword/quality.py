@@ -2,11 +2,12 @@
 
 Covers: `puzzle_quality(puzzle)`, the figures a puzzle file carries under
 `quality` — entries, the share with a clue, mean entry score, the share of
-three-letter entries, lights across a seam (on a surface that has one:
-a plane puzzle has no seam to count), the lowest-scored entry — all read
-from the puzzle's own entries, so anyone can recompute them;
-`pack_quality(puzzles)`, the same summed over a pack for the manifest (with
-each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
+three-letter entries, the share of cells that are blocks, lights across a
+seam (on a surface that has one: a plane puzzle has no seam to count), the
+lowest-scored entry — all read from the puzzle's own entries and rows, so
+anyone can recompute them; `pack_quality(puzzles)`, the same summed over a
+pack for the manifest (the block share as the puzzles' mean and their most,
+with each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
 median, how many puzzles carry a `worst_answer` record — the bound
 `worst_answer.py` proved — and how many of those are proven optimal, and
 per difficulty level the answers' familiarity and the clue-kind mix, from
@@ -26,6 +27,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mobius.cpmodel.crossword.grid import BLOCK
 from mobius.cpmodel.surface import surface
 from mobius.generators.crossword.difficulty import difficulty_summary, pack_difficulty
 
@@ -47,9 +49,17 @@ def puzzle_quality(puzzle: Mapping[str, Any]) -> dict[str, Any]:
         "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
         "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
         "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
+        "block_share": block_share(puzzle),
         **seams,
         "lowest": lowest_entry(entries),
     }
+
+
+def block_share(puzzle: Mapping[str, Any]) -> float:
+    """The share of a puzzle's cells that are blocks (a barred grid has none)."""
+    rows = puzzle["rows"]
+    cells = sum(len(row) for row in rows)
+    return round(sum(row.count(BLOCK) for row in rows) / cells, 4) if cells else 0.0
 
 
 def _has_seam(puzzle: Mapping[str, Any]) -> bool:
@@ -61,12 +71,16 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     entries = [e for p in puzzles for e in p["entries"]]
     n = len(entries)
     seams = [sum(1 for e in p["entries"] if e["seam_crossings"] > 0) for p in puzzles if _has_seam(p)]
+    shares = [block_share(p) for p in puzzles]
     return {
         "puzzles": len(puzzles),
         "entries": n,
         "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
         "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
         "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
+        # blocks per cell, over the puzzles: editors look at the mean and at the choppiest grid
+        "block_share_mean": round(sum(shares) / len(shares), 4) if shares else 0.0,
+        "block_share_max": max(shares, default=0.0),
         # a pack of plane puzzles has no seam to count (an empty pack keeps the figures, at 0)
         **({"seam_lights_min": min(seams) if seams else 0,
             "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0} if seams or not puzzles else {}),
@@ -113,7 +127,8 @@ def summary_line(quality: Mapping[str, Any]) -> str:
     lowest = quality.get("lowest") or {"answer": "-", "score": 0}
     seams = f"seam lights >= {quality['seam_lights_min']} per puzzle, " if quality.get("seam_lights_mean") else ""
     return (f"quality: {quality['puzzles']} puzzles, {quality['entries']} entries "
-            f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, mean score "
+            f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, "
+            f"{quality['block_share_mean']:.0%} blocks (at most {quality['block_share_max']:.0%} a grid), mean score "
             f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "
             f"{seams}lowest {lowest['answer']} ({lowest['score']}){_raised(quality)}")
 

@@ -88,4 +88,5 @@ def test_the_pack_report_counts_the_clues_the_check_flags() -> None:
     entries = [{"answer": answer, "clue": clue, "score": 50, "seam_crossings": 0}
                for answer, clue in (("CAT", "House pet that purrs"), ("VETERINARY", "Vet"), ("RIVER", "Stream of the"),
                                     ("DOG", ""))]
-    assert pack_quality([{"id": "0001", "surface": "plane", "entries": entries}])["flagged_clues"] == 2
+    puzzle = {"id": "0001", "surface": "plane", "rows": ["VETERINARY"], "entries": entries}  # rows: the block share
+    assert pack_quality([puzzle])["flagged_clues"] == 2

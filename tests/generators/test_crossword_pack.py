@@ -28,7 +28,7 @@ from mobius.generators.executors import PuzzleFailed
 from mobius.generators.pack import build_pack
 from mobius.generators.crossword.pattern_check import check_pattern
 from mobius.generators.crossword.pattern_space import canonical_key
-from mobius.generators.crossword.quality import pack_quality, summary_line
+from mobius.generators.crossword.quality import pack_quality, puzzle_quality, summary_line
 from tests.generators.test_export import MOBIUS_ROWS, PLANE_ROWS, build_crossword
 
 
@@ -256,3 +256,30 @@ def test_the_summary_speaks_of_seams_only_for_a_pack_that_has_them() -> None:
     strip = build_crossword(MOBIUS_ROWS, "mobius")
     crossing = sum(1 for e in strip["entries"] if e["seam_crossings"])
     assert crossing > 0 and f"seam lights >= {crossing} per puzzle" in summary_line(pack_quality([strip]))
+
+
+def blocks_per_cell(rows: list[str]) -> float:
+    return sum(row.count("#") for row in rows) / sum(len(row) for row in rows)
+
+
+def test_the_quality_report_gives_the_block_share_of_each_puzzle_and_the_packs_mean_and_most() -> None:
+    strip, plane = build_crossword(MOBIUS_ROWS, "mobius"), build_crossword(PLANE_ROWS)
+    shares = [blocks_per_cell(MOBIUS_ROWS), blocks_per_cell(PLANE_ROWS)]
+    assert [puzzle_quality(p)["block_share"] for p in (strip, plane)] == [round(s, 4) for s in shares]
+    quality = pack_quality([strip, plane])
+    mean = sum(round(s, 4) for s in shares) / 2
+    assert (quality["block_share_mean"], quality["block_share_max"]) == (round(mean, 4), round(max(shares), 4))
+    assert f"{mean:.0%} blocks (at most {max(shares):.0%} a grid)" in summary_line(quality)
+
+
+def test_max_blocks_caps_the_block_share_of_every_grid_and_is_recorded(tmp_path: Path) -> None:
+    spec = CrosswordPackSpec(count=3, width=11, height=5, seed=7, max_blocks=0.2)
+    puzzles = build_pack(spec, tmp_path / "pack", exports=False)
+    assert max(blocks_per_cell(p["rows"]) for p in puzzles.values()) <= 0.2
+    manifest = json.loads((tmp_path / "pack" / "manifest.json").read_text())
+    assert manifest["parameters"]["max_blocks"] == 0.2
+    assert "max_blocks" not in dataclasses.replace(spec, max_blocks=None).parameters()
+    # On the plane it lowers the American ceiling; a ceiling under the floor takes the floor with it.
+    plane = CrosswordPackSpec(count=1, width=15, height=15, surface="plane", max_blocks=0.12)
+    assert plane.pattern_spec().density == (0.10, 0.12)
+    assert dataclasses.replace(plane, max_blocks=0.05).pattern_spec().density == (0.05, 0.05)
