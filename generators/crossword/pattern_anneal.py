@@ -324,26 +324,17 @@ def _unconnected(blocks, neighbours, stack, seen):
 
 
 @njit(cache=True)
-def _squares(blocks, width, height):
+def _squares(blocks, width, height, side, block):
+    """side×side squares of the unfolded rectangle whose cells are all blocks (`block`) or all white."""
     count = 0
-    for y in range(height - 1):
-        for x in range(width - 1):
-            i = y * width + x
-            if blocks[i] and blocks[i + 1] and blocks[i + width] and blocks[i + width + 1]:
-                count += 1
-    return count
-
-
-@njit(cache=True)
-def _open_squares(blocks, width, height):
-    """3×3 squares of white cells in the unfolded rectangle."""
-    count = 0
-    for y in range(height - 2):
-        for x in range(width - 2):
-            i = y * width + x
-            if not (blocks[i] or blocks[i + 1] or blocks[i + 2] or blocks[i + width] or blocks[i + width + 1]
-                    or blocks[i + width + 2] or blocks[i + 2 * width] or blocks[i + 2 * width + 1]
-                    or blocks[i + 2 * width + 2]):
+    for y in range(height - side + 1):
+        for x in range(width - side + 1):
+            uniform = True
+            for dy in range(side):
+                for dx in range(side):
+                    if blocks[(y + dy) * width + x + dx] != block:
+                        uniform = False
+            if uniform:
                 count += 1
     return count
 
@@ -366,14 +357,14 @@ def _judge(blocks, cells, start, axis, cyclic, crosses, neighbours, limits, log_
         violations += 1
     if seam_lights < min_seam_lights:
         violations += 1
-    if _squares(blocks, width, height) > max_squares:
+    if _squares(blocks, width, height, 2, True) > max_squares:
         violations += 1
     violations += _unconnected(blocks, neighbours, stack, seen) > 0
     score = _log_fills(blocks, length, position, log_supply, log_agree, len(log_supply) - 1)
     for c in range(len(blocks)):
         if blocks[c]:
             score += noise[c]
-    return violations, score - square_cost * _open_squares(blocks, width, height)
+    return violations, score - square_cost * _squares(blocks, width, height, 3, False)
 
 
 @njit(cache=True)
