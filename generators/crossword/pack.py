@@ -61,7 +61,8 @@ from mobius.generators.crossword.worst_answer import WorstAnswer, floored, raise
 # Fill budgets that are the same on every machine, so that which attempts fail — and so the pack's
 # bytes — never depend on its speed or load (the wall-clock --time-limit stays as a backstop); a grid
 # that fails costs the whole budget, so a failure is cut short and the plan moves on to another grid.
-DETERMINISTIC_BUDGETS = {"reference": ("max_backtracks", 1000), "cpsat": ("deterministic_time", 5.0)}
+# Each value sets the option its solver names as its budget (`Budget.option`: max_backtracks, deterministic_time).
+DETERMINISTIC_BUDGETS = {"reference": 1000, "cpsat": 5.0}
 # The reference solver's budget is set for the 11×5 strip's cells; a grid of more cells gets it times the
 # square of their ratio (a 15×15 about 17,000 backtracks, a 21×21 about 64,000): a search's dead ends
 # grow with the lights and with how far back a wrong word sits. What a fill costs at each budget, and how
@@ -197,7 +198,7 @@ class CrosswordPackSpec:
             maximizing = getattr(get_solver("crossword", self.solver), "maximize", False)
             options = {**CPSAT_IN_PACK, **(MAXIMIZE_OPTIONS if maximizing else {}), **options}
         if name in DETERMINISTIC_BUDGETS:
-            key, value = DETERMINISTIC_BUDGETS[name]
+            key, value = type(get_solver("crossword", name)).budget.option, DETERMINISTIC_BUDGETS[name]
             if name in SHARED_BUDGETS:
                 value = round(value * max(1.0, self.width * self.height / BUDGET_CELLS) ** 2)
             options.setdefault(key, str(value))
