@@ -24,7 +24,11 @@ dailies and Sundays:
   `max_block_squares` can allow a few;
 - lights of at most `LONGEST_LIGHT` = 10 letters (a pack's choice rather
   than a publisher's rule: a 15-letter light fills rarely from the embedded
-  list; `--max-length` asks for more).
+  list; `--max-length` asks for more);
+- from the Sunday's size up, a fill may reach down to answers scored
+  `SUNDAY_FLOOR` = 25 where its grid needs them (`reach_floor`): under its
+  140-word cap a Sunday's lights are long, and the words met in print alone
+  (score 30 and up) fill few such grids.
 
 The grids themselves come from the constructive search, annealed for fill
 (`patterns.py`, `pattern_anneal.py`), as every word-capped spec's do.
@@ -61,6 +65,11 @@ BLOCK_FLOOR = 0.10
 MINI_SIDE = 8
 MINI_BLOCK_SHARE = 0.25
 MINI_SHORT_SHARE = 0.4
+# The least score a Sunday-size grid's fill may reach down to where the grid needs it (the pack prefers
+# the words met in print, 30 and up, everywhere else). At 30 alone, drawn 21×21 grids filled 0 of 16 at the
+# pack's budget and the Sunday packs of seeds 0–2 made 4 of 9 puzzles in 42 minutes; reaching to 25, all 9
+# in 4 minutes (benchmarks/RESULTS.md, "Sundays that fill").
+SUNDAY_FLOOR = 25
 # The longest light by default: longer lights make grids the reference
 # solver cannot fill (figures: benchmarks/RESULTS.md, "Figures behind constants").
 LONGEST_LIGHT = 10
@@ -75,6 +84,12 @@ def word_cap(width: int, height: int) -> int:
         by_area = STANDARD_WORDS + (SUNDAY_WORDS - STANDARD_WORDS) * (cells - STANDARD_CELLS) // (
             SUNDAY_CELLS - STANDARD_CELLS)
     return max(int(EDGE_WORDS * (width + height)), by_area)
+
+
+def reach_floor(width: int, height: int) -> int | None:
+    """The least word score a W×H American grid's fill may reach down to where the grid needs it, or None
+    where the pack's own floor holds everywhere (below the Sunday's size)."""
+    return SUNDAY_FLOOR if width * height >= SUNDAY_CELLS else None
 
 
 def american_rules(width: int, height: int) -> dict[str, Any]:

@@ -13,8 +13,9 @@ are taken only while none has filled (a grid given to the pack always); in a spa
 attempt that draws `DRY_LANE_DRAWS` without finding any other takes the
 pack's lane as dry, and the other lanes' grids follow. Once the walk is used up each new
 attempt takes, of the grids that filled before, the one used least so far
-(not one another attempt in flight has, then the one that filled most
-reliably), so repeats are spread evenly. A grid that fails too often (more
+(not one another attempt in flight has, nor one failing more than
+`LAST_RESORT_FAILURES` times a fill, then the one that filled most
+reliably), so repeats are spread evenly over the grids that fill. A grid that fails too often (more
 than one try in `RETIRE_RATIO` + 1) is retired: not handed out again while
 others are left.
 
@@ -22,7 +23,9 @@ Its public face: `next_grid` hands a grid to an attempt, `accepted`,
 `clashed` and `failed` tell it how the attempt ended, and `current`,
 `fills`, `retired`, `exhausted`, `drawn` and `waiting` read its state. A
 grid drawn for fill that did not fill is tried once more, with another
-seed, by the same puzzle's next attempt (`ANNEALED_TRIES`).
+seed, by the same puzzle's next attempt (`ANNEALED_TRIES`); a grid given
+to the pack, twice more (`GIVEN_TRIES`), the last time in the solver's
+plain order (`last_try`).
 
 Leaves out: the words (`word_policy`), the budget and seeds of a job and
 judging puzzles (`crossword/plan.py`), drawing grids (`pattern_space.py`).
@@ -43,6 +46,9 @@ from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurv
 # A grid that fails more than about one try in RETIRE_RATIO + 1 is retired: how hard a grid is to
 # fill hardly depends on the seed; a retired grid that did fill comes back when no other is left.
 RETIRE_RATIO = 3
+# Once the walk is used up, a grid that failed more than this many times a fill is taken only when no
+# other is left: with every grid retired, the one used least would otherwise be the one that never fills.
+LAST_RESORT_FAILURES = 4
 # ln E below which a grid is *hard*: the walk goes on a little further while the best it holds is one.
 EASY_LOG_FILLS = 12.0
 # ln E below which a hard grid is tried only while no grid has filled: filling a grid again does better.
@@ -55,6 +61,10 @@ MIN_ROOM = 5
 # moves on: such a draw costs more than a failed fill, and a fill's cost has a heavy tail, so another
 # seed on the same grid is the cheaper way on (benchmarks/RESULTS.md, "Grids drawn for fill").
 ANNEALED_TRIES = 2
+# Tries a grid given to the pack (--patterns) gets, each with another seed, before the walk takes it for one
+# it cannot fill: the user's grids are few and each one counts (van Beek's 15.07 fills at 1 seed in 8 at the
+# pack's budget). Its last try takes the solver's plain order (`last_try`).
+GIVEN_TRIES = 3
 # Draws the walk may spend looking for an easy grid before it takes its best hard one: about what a
 # failed fill costs.
 DRAW_PATIENCE = 32
@@ -107,6 +117,11 @@ class GridWalk:
     def fills(self, key: str) -> int:
         """Fills the grid `key` has given (accepted or not)."""
         return self._fills[key]
+
+    def last_try(self, key: str) -> bool:
+        """Whether the next attempt on `key` is the last it gets unless it fills: a grid given to the pack
+        that has not filled, on its `GIVEN_TRIES`-th try."""
+        return self.survey.given and not self._fills[key] and self._failures[key] == GIVEN_TRIES - 1
 
     @property
     def retired(self) -> frozenset[str]:
@@ -200,8 +215,11 @@ class GridWalk:
             return None
         position = {k: n for n, k in enumerate(self.survey.order)}
         # A grid twice in one round would likely get the same long answers twice: one of them redone.
-        return min(live, key=lambda k: (k in busy, k in tried, self._uses[k], self._failures[k] - self._fills[k],
-                                        position[k]))
+        # A grid failing more than LAST_RESORT_FAILURES times a fill comes last, so that one whose fills keep
+        # being refused (a solver that gives one grid the same fill each time) is not the least used forever.
+        return min(live, key=lambda k: (k in busy, k in tried,
+                                        self._failures[k] > LAST_RESORT_FAILURES * max(self._fills[k], 1),
+                                        self._uses[k], self._failures[k] - self._fills[k], position[k]))
 
     def _best(self, per_length: Mapping[int, int]) -> float:
         """ln E of the best grid of the pool with the words barred now
@@ -235,12 +253,13 @@ class GridWalk:
         self._fills[self._pending[index]] += 1
 
     def failed(self, index: int, *, proven: bool) -> None:
-        """The attempt of `index` found no fill (`proven`: none exists); its grid may retire, or, drawn for
-        fill and not yet tried `ANNEALED_TRIES` times, be tried again by the next attempt of `index`."""
+        """The attempt of `index` found no fill (`proven`: none exists); its grid may retire, or, given to
+        the pack or drawn for fill and not yet tried `GIVEN_TRIES` or `ANNEALED_TRIES` times, be tried again
+        by the next attempt of `index`."""
         key = self._pending.pop(index)
         self._failures[key] += 1
-        if not proven and annealed(self.survey.spec) and not self._fills[key] \
-                and self._failures[key] < ANNEALED_TRIES:
+        tries = GIVEN_TRIES if self.survey.given else ANNEALED_TRIES if annealed(self.survey.spec) else 1
+        if not proven and not self._fills[key] and self._failures[key] < tries:
             self._retry[index] = key
         elif proven or self._failures[key] > self._fills[key] // RETIRE_RATIO + (self._fills[key] > 0):
             self._retired.add(key)

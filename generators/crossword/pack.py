@@ -10,7 +10,9 @@ raise its worst answer (`worst_answer.py`, recorded under `worst_answer`),
 polish the fill with CP-SAT (`polish.py`) keeping that floor, and build the
 puzzle JSON with its quality report and difficulty estimate, its clues
 chosen at the level (`difficulty.py`; an easy pack's words also keep to the
-level's floor). A job that finds no fill within its deterministic budget
+level's floor). Words under `PRINT_SCORE` (where the floor is lower: asked
+for, or a Sunday's reach, `american.reach_floor`) lose the points they fall
+short by, so a fill uses them only where its grid needs them. A job that finds no fill within its deterministic budget
 raises `PuzzleFailed` and the plan gives the
 next attempt another grid; a job given a fill refused for answers taken
 meanwhile mends it instead (`polish.repair`) and fills afresh only if that
@@ -40,7 +42,7 @@ from mobius.cpmodel.crossword.verify import verify
 from mobius.cpmodel.solver import SolveResult, Solver, Status, budget_spent, get_solver, parse_spec, require_usable
 from mobius.cpmodel.surface import surface as find_surface
 from mobius.dictionaries import ListContent, WordList, load, portable
-from mobius.generators.crossword.american import american_rules
+from mobius.generators.crossword.american import american_rules, reach_floor
 from mobius.generators.crossword.clues import ClueBank, ClueLines, load_bank
 from mobius.generators.crossword.plan import OUT_OF_BUDGET, OUT_OF_TIME, SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from mobius.generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
@@ -105,8 +107,14 @@ DEFAULT_POLISH = 0.2
 DEFAULT_WORST = 16000
 # Lights across the seam every puzzle on a glued surface has by default.
 DEFAULT_SEAM_LIGHTS = 2
+# Words met in print: the packs' floor by default; below it the embedded list has obscure entries
+# (UCA, NEESE). Where a pack's floor is lower, words under it are used only where the grid needs them.
+PRINT_SCORE = 30
 # The share of a puzzle's lights (so of a pack's entries) that may have three letters.
 DEFAULT_THREE_SHARE = 0.25
+# New fills of a grid a job may make, each without one more word, when two answers of one family
+# cannot be parted by mending the fill (`_one_of_a_family`).
+FAMILY_REFILLS = 2
 # Blocks per cell of a pack's grids of `DENSE_FROM_CELLS` cells or more: the grids packs fill sit near
 # the ceiling (pattern_rules.DEFAULT_DENSITY's 30 %), so sparser draws are mostly wasted; smaller
 # grids keep the whole range, as their small space is needed whole.
@@ -121,8 +129,9 @@ class CrosswordPackSpec:
     height: int
     surface: str = "mobius"
     dictionary: str = "en"
-    # Words met in print; below it the embedded list has obscure entries (UCA, NEESE).
-    min_score: int = 30
+    # The least score an answer may have; None: `PRINT_SCORE`, or on an American grid of the Sunday's size
+    # the floor its fill may reach down to (`american.reach_floor`).
+    min_score: int | None = None
     solver: str = "reference"
     seed: int = 0
     # Wall-clock seconds per fill attempt: only a backstop, well above what
@@ -191,8 +200,10 @@ class CrosswordPackSpec:
         solver, the pack's value order) unless given."""
         return self._solver_spec(1.0)
 
-    def _solver_spec(self, share: float) -> str:
-        """The solver spec with `share` of its deterministic budget."""
+    def _solver_spec(self, share: float, plain: bool = False) -> str:
+        """The solver spec with `share` of its deterministic budget; with `plain`, the reference solver's
+        plain best-first order (one choice) unless --solver sets the choices: it fills a hard grid more
+        often than a seeded choice among the best, but gives the same fill each time."""
         name, options = parse_spec(self.solver)
         if name == "cpsat":
             maximizing = getattr(get_solver("crossword", self.solver), "maximize", False)
@@ -206,7 +217,7 @@ class CrosswordPackSpec:
                 kind = type(value)
                 options[key] = str(max(kind(1), kind(float(options[key]) * share)))
         if name == "reference":
-            options.setdefault("choices", str(FILL_CHOICES))
+            options.setdefault("choices", "1" if plain else str(FILL_CHOICES))
             if "compiled" not in options and _compiles(options):
                 options["compiled"] = "true"
         return _spec_string(name, options)
@@ -219,7 +230,7 @@ class CrosswordPackSpec:
 
     def parameters(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count, "width": self.width, "height": self.height,
-                "surface": self.surface, "dictionary": self.dictionary, "min_score": self.min_score,
+                "surface": self.surface, "dictionary": self.dictionary, "min_score": self.floor,
                 "solver": self.solver_spec, "seed": self.seed, "time_limit": self.time_limit,
                 "allow_repeats": self.allow_repeats, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.pattern_spec().symmetry, **self._seam_parameters(),
@@ -295,13 +306,25 @@ class CrosswordPackSpec:
                            **rules)
 
     @property
+    def floor(self) -> int:
+        """--min-score, or its default: `PRINT_SCORE`, lower where an American grid's fill may reach down."""
+        if self.min_score is not None:
+            return self.min_score
+        reach = reach_floor(self.width, self.height) if self.american else None
+        return PRINT_SCORE if reach is None else reach
+
+    @property
     def level(self) -> Level:
-        return LEVELS[self.difficulty]
+        """The --difficulty level, preferring the words met in print where the floor is lower."""
+        level = LEVELS[self.difficulty]
+        if max(self.floor, level.floor) < PRINT_SCORE:
+            level = dataclasses.replace(level, prefer=max(level.prefer or 0, PRINT_SCORE))
+        return level
 
     @property
     def fill_min_score(self) -> int:
-        """The least score an answer may have: --min-score, or the level's floor if higher (easy)."""
-        return max(self.min_score, self.level.floor)
+        """The least score an answer may have: the floor, or the level's if higher (easy)."""
+        return max(self.floor, self.level.floor)
 
     def rules(self, excluded: frozenset[str] = frozenset()) -> FillRules:
         # A given grid's lights are as they are: a seam rule of the pack's own grids does not bind them.
@@ -345,7 +368,7 @@ class CrosswordPackSpec:
         # raised and polished like a new one: the answers replaced may be weak, and
         # the bound proven for the refused fill does not hold under the new exclusions.
         fill, stats = mended if mended is not None else self._fill(problem, job)
-        problem, fill = self._one_of_a_family(problem, fill, job.fill_seed)
+        problem, fill, stats = self._one_of_a_family(problem, fill, stats, job)
         budget = round(self.worst * self.level.worst_share)
         if budget > 0:
             raised = raise_worst(problem, fill, budget=budget)
@@ -385,23 +408,31 @@ class CrosswordPackSpec:
         changed = sum(a != b for a, b in zip(problem.entries(start), problem.entries(fill)))
         return fill, {"mended_entries": changed}
 
-    def _one_of_a_family(self, problem: FillProblem, fill: Fill, seed: int) -> tuple[FillProblem, Fill]:
+    def _one_of_a_family(self, problem: FillProblem, fill: Fill, stats: dict[str, int | float],
+                         job: CrosswordJob) -> tuple[FillProblem, Fill, dict[str, int | float]]:
         """`fill` with no two answers of one family (LET and LETS): the less familiar of a pair is
-        excluded and its lights solved again (`polish.repair`), with the problem that excludes it;
-        PuzzleFailed when a pair cannot be mended."""
+        excluded and its lights solved again (`polish.repair`), with the problem that excludes it. A pair
+        the mend cannot part gets a new fill of the grid without the word (up to `FAMILY_REFILLS`): a
+        solver whose fill of a grid is the same at every seed (CP-SAT) would otherwise meet the same
+        pair at every attempt. PuzzleFailed when no new fill is left to try."""
+        refills = 0
         while (pair := family_pair(problem.entries(fill))) is not None:
             drop = min(pair, key=lambda word: (problem.words.score(word), word))
             problem = dataclasses.replace(problem, rules=dataclasses.replace(
                 problem.rules, excluded=problem.rules.excluded | {drop}))
-            mended = repair(problem, fill, seed=seed)
-            if mended is None:
+            mended = repair(problem, fill, seed=job.fill_seed)
+            if mended is not None:
+                fill = mended
+                continue
+            if refills == FAMILY_REFILLS:
                 raise PuzzleFailed(f"two answers of one family ({pair[0]}, {pair[1]}) and no mend of either")
-            fill = mended
-        return problem, fill
+            refills += 1
+            fill, stats = self._fill(problem, job)
+        return problem, fill, stats
 
     def _fill(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]]:
         """A fill of the job's grid by the pack's solver, within its deterministic budget."""
-        solver = get_solver("crossword", self._solver_spec(job.budget_share))
+        solver = get_solver("crossword", self._solver_spec(job.budget_share, job.plain))
         require_usable(solver, problem)
         result = solver.solve(problem, time_limit=self.time_limit, seed=job.fill_seed)
         if result.status is not Status.SOLVED:

@@ -126,6 +126,7 @@ class CrosswordJob:
     penalties: Mapping[str, int]  # points off words it should rather not use
     budget_share: float = 1.0  # of the solver's deterministic budget
     start: tuple[str, ...] | None = None  # a fill of this grid refused for its answers: mend it first
+    plain: bool = False  # the solver's plain value order, not a seeded choice among the best (`GridWalk.last_try`)
 
 
 class CrosswordPlan:
@@ -217,7 +218,7 @@ class CrosswordPlan:
         relaxed = attempt >= RELAX_AFTER
         job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
                            index % SHARES, self.ledger.forbidden(index, True) if relaxed else barred,
-                           self.ledger.penalties(index, relaxed), share, start)
+                           self.ledger.penalties(index, relaxed), share, start, self.walk.last_try(key))
         return Avoid(attempt=attempt, assignment=job)
 
     def _no_grid(self, index: int) -> str:

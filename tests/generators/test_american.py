@@ -1,14 +1,14 @@
 """Plane packs keep the American rules — checked by this test's own reading
 of the puzzle files, never by the generator or its checker, on a pack of
 each size a publisher prints (5×5 and 7×7 minis, a 9×9 midi, a 15×15
-daily; a 21×21 Sunday's grids, whose fill takes minutes): the symmetry (180° on dailies; a half turn, a
+daily, a 21×21 Sunday): the symmetry (180° on dailies; a half turn, a
 mirror or the diagonal on minis), at most 78 words on 15×15 and 140 on
 21×21, at most a sixth of the cells blocks (a quarter on minis), lights of 3
 or more letters with every white cell in an across and a down light, white
 cells connected, no 2×2 square of blocks (but in a mini's corners), no row
 or column all blocks, each puzzle its own grid; and the summary says nothing
-of seams. The rules' values by size and the independent checker's two new
-rules are checked here too."""
+of seams. The rules' values by size, the Sunday's score floor and the
+independent checker's two new rules are checked here too."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ import pytest
 
 from mobius.cpmodel.crossword.grid import make_grid
 from mobius.generators.crossword.american import word_cap
+from mobius.generators.crossword.difficulty import answer_penalties
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.crossword.pattern_check import check_pattern
 from mobius.generators.crossword.pattern_rules import PatternSpec
@@ -98,9 +99,9 @@ def assert_american(rows: Rows, symmetries: set[str], most_words: int | None, sq
     return lights
 
 
-@pytest.mark.slow  # a pack of each size up to 15×15: several minutes on 2 cores
-@pytest.mark.parametrize(("side", "count", "symmetries", "most_words", "squares", "block_share"), SIZES[:-1],
-                         ids=[f"{side}x{side}" for side, *_ in SIZES[:-1]])
+@pytest.mark.slow  # a pack of each size: several minutes on 2 cores
+@pytest.mark.parametrize(("side", "count", "symmetries", "most_words", "squares", "block_share"), SIZES,
+                         ids=[f"{side}x{side}" for side, *_ in SIZES])
 def test_plane_packs_print_the_grids_publishers_print(tmp_path: Path, side: int, count: int, symmetries: set[str],
                                                       most_words: int | None, squares: bool,
                                                       block_share: float) -> None:
@@ -126,14 +127,18 @@ def test_plane_packs_print_the_grids_publishers_print(tmp_path: Path, side: int,
     assert len(patterns) == count  # every puzzle a grid of its own
 
 
-@pytest.mark.slow  # a Sunday's fill takes minutes (benchmarks/plane_grids.py packs it): its grids are checked here
-def test_sunday_grids_keep_the_sunday_rules() -> None:
-    side, count, symmetries, most_words, squares, block_share = SIZES[-1]
-    spec = CrosswordPackSpec(count=count, width=side, height=side, surface="plane").pattern_spec()
-    grids = [generate_pattern(spec, seed).rows for seed in (0, 1)]
-    for rows in grids:
-        assert_american(list(rows), symmetries, most_words, squares, block_share)
-    assert grids[0] != grids[1]
+def test_a_sunday_reaches_down_to_25_where_its_grid_needs_it() -> None:
+    sunday = CrosswordPackSpec(count=1, width=21, height=21, surface="plane")
+    assert (sunday.fill_min_score, sunday.level.prefer, sunday.parameters()["min_score"]) == (25, 30, 25)
+    penalties = answer_penalties(sunday.words(), sunday.level, sunday.fill_min_score, None)
+    scores = {word: sunday.words().score(word) for word in sunday.words().words}
+    assert min(scores.values()) == 25
+    assert all(penalties.get(word, 0) == max(0, 30 - score) for word, score in scores.items())
+    # below the Sunday's size, on a glued surface, or with --min-score given, the floor holds everywhere
+    for spec in (CrosswordPackSpec(count=1, width=15, height=15, surface="plane"),
+                 CrosswordPackSpec(count=1, width=23, height=21, surface="torus"),
+                 CrosswordPackSpec(count=1, width=21, height=21, surface="plane", min_score=30)):
+        assert (spec.fill_min_score, spec.level.prefer) == (30, None)
 
 
 def test_the_word_cap_scales_by_area_and_small_grids_by_their_edges() -> None:

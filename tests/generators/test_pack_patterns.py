@@ -7,18 +7,24 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from mobius.cli import app
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.verify import verify
+from mobius.generators.crossword import pack as crossword_pack
 from mobius.generators.crossword.fill_estimate import FillEstimate
 from mobius.generators.crossword.given_grids import read_given
-from mobius.generators.crossword.grid_walk import EASY_LOG_FILLS, HOPELESS_LOG_FILLS, GridWalk
+from mobius.generators.crossword.grid_walk import EASY_LOG_FILLS, GIVEN_TRIES, HOPELESS_LOG_FILLS, GridWalk
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.crossword.pattern_space import canonical_key
-from mobius.generators.crossword.plan import pattern_of
+from mobius.generators.crossword.plan import CrosswordJob, pattern_of
+from mobius.generators.executors import PuzzleFailed
 from mobius.generators.pack import build_pack
 
 VANBEEK = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "crossword" / "vanbeek"
@@ -141,3 +147,66 @@ def test_each_given_grid_says_how_it_fared(tmp_path: Path) -> None:
                                  "500 backtracks (--solver reference:max_backtracks=1000 raises it)")
     assert budget["failed"] == {"budget": 1}
     assert proven["outcome"].startswith("proven to have no fill from ") and proven["failed"] == {"proven": 1}
+
+
+def test_a_grid_whose_fills_keep_being_refused_is_not_reused_forever(tmp_path: Path) -> None:
+    # Two given grids: one fills at every other attempt, the other once and then never (a solver whose
+    # fill of it is the same each time, refused each time). Both come to be retired, and the walk then
+    # takes the grids that filled before: most attempts must go to the one that goes on filling.
+    given = read_given([grids_dir(tmp_path)])
+    spec = CrosswordPackSpec(count=30, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows)
+    walk = GridWalk(spec.plan().survey, FillEstimate(spec.words()), spec.min_length, 1, lambda note: None)
+    first = walk.next_grid(0, frozenset())
+    walk.accepted(0)
+    second = walk.next_grid(1, frozenset())
+    walk.accepted(1)
+    refused = made = 0
+    for index in range(2, 42):
+        key = walk.next_grid(index, frozenset())
+        assert key in (first, second)
+        if key == first or index % 2 == 0:
+            walk.failed(index, proven=False)
+            refused += key == first
+        else:
+            walk.accepted(index)
+            made += 1
+    assert walk.retired == {first, second}
+    assert refused <= 8 and made >= 12
+
+
+def test_a_family_pair_no_mend_can_part_gets_a_new_fill_without_the_word(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    given = read_given([grids_dir(tmp_path)])
+    spec = CrosswordPackSpec(count=1, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows)
+    problem = FillProblem(make_grid(given.rows[0], "plane"), spec.words(), spec.rules())
+    job = CrosswordJob(given.rows[0], "", fill_seed=3, share=0, excluded=frozenset(), penalties={})
+    fill, stats = spec._fill(problem, job)
+    one, two = sorted(problem.entries(fill))[:2]  # taken for one family
+    monkeypatch.setattr(crossword_pack, "family_pair",
+                        lambda answers: (one, two) if {one, two} <= set(answers) else None)
+    monkeypatch.setattr(crossword_pack, "repair", lambda *args, **kwargs: None)  # no mend parts them
+    mended_problem, mended, _ = spec._one_of_a_family(problem, fill, stats, job)
+    dropped = min((one, two), key=lambda word: (problem.words.score(word), word))
+    assert dropped in mended_problem.rules.excluded and dropped not in problem.entries(mended)
+    assert verify(mended_problem, mended) == []
+    monkeypatch.setattr(crossword_pack, "FAMILY_REFILLS", 0)
+    with pytest.raises(PuzzleFailed, match="no mend of either"):
+        spec._one_of_a_family(problem, fill, stats, job)
+
+
+def test_a_given_grid_gets_its_tries_the_last_in_the_plain_order_before_the_walk_moves_on(tmp_path: Path) -> None:
+    given = read_given([grids_dir(tmp_path)])
+    spec = CrosswordPackSpec(count=2, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows)
+    plan = spec.plan()
+    jobs = []
+    for attempt in range(GIVEN_TRIES + 1):
+        jobs.append(plan.job_input(0, attempt).assignment)
+        plan.failed(0, "no fill of its grid from en (ran out of the fill budget)", puzzle=None, proven=False)
+    first = jobs[0].pattern
+    assert [job.pattern for job in jobs[:GIVEN_TRIES]] == [first] * GIVEN_TRIES and jobs[-1].pattern != first
+    assert [job.plain for job in jobs] == [False] * (GIVEN_TRIES - 1) + [True, False]
+    assert len({job.fill_seed for job in jobs}) == len(jobs)
+    assert "choices=1," in spec._solver_spec(1.0, plain=True) and "choices=8," in spec.solver_spec

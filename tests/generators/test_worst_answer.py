@@ -121,7 +121,7 @@ def test_a_pack_records_the_worst_answer_in_each_puzzle_and_the_manifest(tmp_pat
         record = puzzle["worst_answer"]
         assert (record["answer"], record["score"]) == (puzzle["quality"]["lowest"]["answer"],
                                                       puzzle["quality"]["lowest"]["score"])
-        assert record["bound"] >= record["score"] >= spec.min_score
+        assert record["bound"] >= record["score"] >= spec.fill_min_score
         assert spec.verify(puzzle) == []
         assert spec.verify({**puzzle, "worst_answer": {**record, "bound": record["score"] - 1}})
     manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
