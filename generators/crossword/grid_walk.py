@@ -15,9 +15,9 @@ pack's lane as dry, and the other lanes' grids follow. Once the walk is used up 
 attempt takes, of the grids that filled before, the one used least so far
 (not one another attempt in flight has, nor one failing more than
 `LAST_RESORT_FAILURES` times a fill, then the one that filled most
-reliably), so repeats are spread evenly over the grids that fill. A grid that fails too often (more
-than one try in `RETIRE_RATIO` + 1) is retired: not handed out again while
-others are left.
+reliably), so repeats are spread evenly over the grids that fill. A grid
+that fails too often (more than one try in `RETIRE_RATIO` + 1) is retired:
+not handed out again while others are left.
 
 Its public face: `next_grid` hands a grid to an attempt, `accepted`,
 `clashed` and `failed` tell it how the attempt ended, and `current`,

@@ -12,9 +12,9 @@ puzzle JSON with its quality report and difficulty estimate, its clues
 chosen at the level (`difficulty.py`; an easy pack's words also keep to the
 level's floor). Words under `PRINT_SCORE` (where the floor is lower: asked
 for, or a Sunday's reach, `american.reach_floor`) lose the points they fall
-short by, so a fill uses them only where its grid needs them. A job that finds no fill within its deterministic budget
-raises `PuzzleFailed` and the plan gives the
-next attempt another grid; a job given a fill refused for answers taken
+short by, so a fill uses them only where its grid needs them. A job that
+finds no fill within its deterministic budget raises `PuzzleFailed` and the
+plan gives the next attempt another grid; a job given a fill refused for answers taken
 meanwhile mends it instead (`polish.repair`) and fills afresh only if that
 fails. Also the independent re-check of a finished
 puzzle from its JSON alone (pattern rules, lights, dictionary words, no
