@@ -268,8 +268,8 @@ def crossword_command(
     dictionary: Annotated[str, typer.Option("--dict", help="en, en-small, words, or a file.")] = "en",
     min_score: Annotated[Optional[int], typer.Option(
         "--min-score", min=0, max=100,
-        help="Skip words scored lower (default 30, the words met in print; 25 on plane grids of 21x21 cells "
-             "or more). Words under 30 are used only where the grid needs them.")] = None,
+        help="Skip words scored lower (default 30, the words met in print; 25 for --patterns grids and on plane "
+             "grids of 21x21 cells or more). Words under 30 are used only where the grid needs them.")] = None,
     solver: Annotated[str, typer.Option("--solver", help="reference, cpsat, gecode, choco or sat "
                                                          "(name:key=value,...).")] = "reference",
     seed: SeedOpt = 0,

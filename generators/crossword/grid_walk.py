@@ -17,7 +17,8 @@ attempt takes, of the grids that filled before, the one used least so far
 `LAST_RESORT_FAILURES` times a fill, then the one that filled most
 reliably), so repeats are spread evenly over the grids that fill. A grid
 that fails too often (more than one try in `RETIRE_RATIO` + 1) is retired:
-not handed out again while others are left.
+not handed out again while others are left; a grid given to the pack that
+has filled is retired only when proven to have no fill.
 
 Its public face: `next_grid` hands a grid to an attempt, `accepted`,
 `clashed` and `failed` tell it how the attempt ended, and `current`,
@@ -259,7 +260,10 @@ class GridWalk:
         key = self._pending.pop(index)
         self._failures[key] += 1
         tries = GIVEN_TRIES if self.survey.given else ANNEALED_TRIES if annealed(self.survey.spec) else 1
+        # A grid given that has filled stays in the walk until proven to have no fill: it was asked for,
+        # and its failures only put it after the others (`_reuse`).
+        kept = self.survey.given and self._fills[key] > 0
         if not proven and not self._fills[key] and self._failures[key] < tries:
             self._retry[index] = key
-        elif proven or self._failures[key] > self._fills[key] // RETIRE_RATIO + (self._fills[key] > 0):
+        elif proven or not kept and self._failures[key] > self._fills[key] // RETIRE_RATIO + (self._fills[key] > 0):
             self._retired.add(key)

@@ -11,8 +11,8 @@ polish the fill with CP-SAT (`polish.py`) keeping that floor, and build the
 puzzle JSON with its quality report and difficulty estimate, its clues
 chosen at the level (`difficulty.py`; an easy pack's words also keep to the
 level's floor). Words under `PRINT_SCORE` (where the floor is lower: asked
-for, or a Sunday's reach, `american.reach_floor`) lose the points they fall
-short by, so a fill uses them only where its grid needs them. A job that
+for, given grids, or a Sunday's reach, `american.reach_floor`) lose the
+points they fall short by, so a fill uses them only where its grid needs them. A job that
 finds no fill within its deterministic budget raises `PuzzleFailed` and the
 plan gives the next attempt another grid; a job given a fill refused for answers taken
 meanwhile mends it instead (`polish.repair`) and fills afresh only if that
@@ -42,7 +42,7 @@ from mobius.cpmodel.crossword.verify import verify
 from mobius.cpmodel.solver import SolveResult, Solver, Status, budget_spent, get_solver, parse_spec, require_usable
 from mobius.cpmodel.surface import surface as find_surface
 from mobius.dictionaries import ListContent, WordList, load, portable
-from mobius.generators.crossword.american import american_rules, reach_floor
+from mobius.generators.crossword.american import SUNDAY_FLOOR, american_rules, reach_floor
 from mobius.generators.crossword.clues import ClueBank, ClueLines, load_bank
 from mobius.generators.crossword.plan import OUT_OF_BUDGET, OUT_OF_TIME, SHARES, CrosswordJob, CrosswordPlan, pattern_of
 from mobius.generators.crossword.difficulty import (DEFAULT_LEVEL, LEVELS, Level, LevelledClues, add_penalties, answer_penalties,
@@ -129,8 +129,8 @@ class CrosswordPackSpec:
     height: int
     surface: str = "mobius"
     dictionary: str = "en"
-    # The least score an answer may have; None: `PRINT_SCORE`, or on an American grid of the Sunday's size
-    # the floor its fill may reach down to (`american.reach_floor`).
+    # The least score an answer may have; None: `PRINT_SCORE`, or for given grids and on an American grid of
+    # the Sunday's size the floor their fill may reach down to (`floor`).
     min_score: int | None = None
     solver: str = "reference"
     seed: int = 0
@@ -307,9 +307,16 @@ class CrosswordPackSpec:
 
     @property
     def floor(self) -> int:
-        """--min-score, or its default: `PRINT_SCORE`, lower where an American grid's fill may reach down."""
+        """--min-score, or its default: `PRINT_SCORE`, lower for given grids and where an American grid's fill
+        may reach down."""
         if self.min_score is not None:
             return self.min_score
+        if self.patterns:
+            # A given grid cannot be redrawn to suit the words, as a drawn one is: its fill reaches down as
+            # a Sunday's does. At 30 alone the van Beek dailies 15.01–15.10 filled 6 of 10 and a pack of 20
+            # from them made 17, its three-letter answers recurring; reaching to 25, 8 of 10 and all 20
+            # with no answer twice (benchmarks/RESULTS.md, "`--patterns` at the Sunday's floor").
+            return SUNDAY_FLOOR
         reach = reach_floor(self.width, self.height) if self.american else None
         return PRINT_SCORE if reach is None else reach
 

@@ -22,7 +22,8 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   of the fill budget (naming it, and the `--solver` option that raises it)
   or of the `--time-limit`.
 - Words follow `word_policy`, whose demand is re-estimated from the puzzles
-  made after every round's worth (and the policy widened if they need more):
+  made after every round's worth (and the policy widened if they need more;
+  not for given grids, whose demand is read from all of them up front):
   the job may not use the words the ledger bars, prefers unused ones, and, to keep the jobs of one round apart, the words
   of its own share of the list.
 - `final_problems` re-checks the finished pack from its puzzle files alone:
@@ -165,7 +166,7 @@ class CrosswordPlan:
     # -- up front --------------------------------------------------------------------
 
     def _demand(self) -> dict[int, int]:
-        """Lights per length the pack needs, from the first patterns of its walk."""
+        """Lights per length the pack needs, from the first patterns of its walk (every grid given)."""
         sample = [found[1] for n in range(min(self.spec.count, DEMAND_SAMPLE))
                   if (found := self.survey.get(n)) is not None]
         lengths = Counter(light.length for grid in sample for light in find_lights(grid, self.spec.min_length).lights)
@@ -261,7 +262,10 @@ class CrosswordPlan:
         self.fill_keys.add("/".join(puzzle["rows"]))
         self.ledger.add(index, (e["answer"] for e in puzzle["entries"]))
         self.lights_made.update(len(e["answer"]) for e in puzzle["entries"])
-        if len(self.fill_keys) % ROUND_SIZE == 0:  # one fill key per puzzle accepted
+        # Given grids set the demand themselves (`_demand` reads them all): the fills made are no better
+        # sample of it, and widening to them let the three-letter answers of a van Beek pack recur where
+        # the grids need only 268 of the 603 (benchmarks/RESULTS.md, "`--patterns` at the Sunday's floor").
+        if not self.spec.patterns and len(self.fill_keys) % ROUND_SIZE == 0:  # one fill key per puzzle
             self._widen_policy()
 
     def _widen_policy(self) -> None:
