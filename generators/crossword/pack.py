@@ -12,12 +12,12 @@ puzzle JSON with its quality report and difficulty estimate, its clues
 chosen at the level (`difficulty.py`; an easy pack's words also keep to the
 level's floor). Words under `PRINT_SCORE` (where the floor is lower: asked
 for, given grids, or a Sunday's reach, `american.reach_floor`) lose the
-points they fall short by, so a fill uses them only where its grid needs them. A job that
-finds no fill within its deterministic budget raises `PuzzleFailed` and the
-plan gives the next attempt another grid; a job given a fill refused for answers taken
-meanwhile mends it instead (`polish.repair`) and fills afresh only if that
-fails. Also the independent re-check of a finished
-puzzle from its JSON alone (pattern rules, lights, dictionary words, no
+points they fall short by, so a fill uses them only where its grid needs
+them. A job that finds no fill within its deterministic budget raises
+`PuzzleFailed` and the plan gives the next attempt another grid; a job
+given a fill refused for answers taken meanwhile mends it instead
+(`polish.repair`) and fills afresh only if that fails. Also the
+independent re-check of a finished puzzle from its JSON alone (pattern rules, lights, dictionary words, no
 repeats, its quality figures). The spec carries its word list in a form
 every machine can load: an embedded list's name, or any other list's
 content (`mobius.dictionaries.portable`), so a worker elsewhere never reads the
@@ -314,8 +314,9 @@ class CrosswordPackSpec:
         if self.patterns:
             # A given grid cannot be redrawn to suit the words, as a drawn one is: its fill reaches down as
             # a Sunday's does. At 30 alone the van Beek dailies 15.01–15.10 filled 6 of 10 and a pack of 20
-            # from them made 17, its three-letter answers recurring; reaching to 25, 8 of 10 and all 20
-            # with no answer twice (benchmarks/RESULTS.md, "`--patterns` at the Sunday's floor").
+            # from them made 17 or 18, its three-letter answers recurring; reaching to 25, all ten fill and
+            # every pack of 20 was made with no answer twice (benchmarks/RESULTS.md, "`--patterns` at the
+            # Sunday's floor").
             return SUNDAY_FLOOR
         reach = reach_floor(self.width, self.height) if self.american else None
         return PRINT_SCORE if reach is None else reach

@@ -40,7 +40,8 @@ Covers:
   not draw again what it drew (a kept grid is used only if it still keeps
   the rules, `pattern_check`). A pack of given grids (`--patterns`,
   `given_grids.py`) hands them over as its listed space (`given`): exact,
-  walked as a listed space is, each grid shown as one of its files shows it.
+  walked in the order the pack hands them over (hardest first), each grid
+  shown as one of its files shows it.
 
 Leaves out: the rules themselves (`pattern_rules.py`), checking them
 (`pattern_check.py`), and filling.
@@ -291,6 +292,9 @@ class PatternSurvey:
             # shown as the first file that gives it shows it.
             self.grids[key] = grids[0] if given else \
                 min(grids, key=lambda g: hashlib.sha256(f"{self.seed}:{g.rows}".encode()).digest())
+        if given:  # walked in the caller's order, all of them the pack's own
+            self.order = list(members)
+            return
         self.others = list(members)
         self._finish()
 

@@ -139,7 +139,11 @@ class CrosswordPlan:
         # The survey draws ahead where the jobs run (`runner`): in the main process the draws
         # of a large pack otherwise cost as much as the fills, which the workers wait for.
         # Annealed draws cost seconds each: they are kept for the next run of these rules (`memo.py`).
-        given = [make_grid(rows, spec.surface) for rows in spec.patterns] or None
+        estimate = FillEstimate(words)
+        # Grids given are walked hardest first: each is tried before any is filled again, and a hard
+        # grid needs the words the first puzzles of a pack would otherwise take.
+        given = sorted((make_grid(rows, spec.surface) for rows in spec.patterns),
+                       key=lambda grid: estimate.log_fills(grid, spec.min_length)) or None
         memo = WorkMemo("draws-" + digest(pattern_spec, tool_version())) \
             if annealed(pattern_spec) and given is None else None
         self.survey = PatternSurvey(pattern_spec, spec.seed, lambda j: derive_seed(spec.seed, "pattern", j),
@@ -154,7 +158,7 @@ class CrosswordPlan:
         self.ledger = AnswerLedger(self.policy)
         self.lights_made: Counter[int] = Counter()  # answers per length in the puzzles accepted so far
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
-        self.walk = GridWalk(self.survey, FillEstimate(words), spec.min_length,
+        self.walk = GridWalk(self.survey, estimate, spec.min_length,
                              window_of(self.survey, pattern_spec, spec.count), self.notes.append)
         # indices whose next attempt keeps its grid (a clash, not a failure) -> the refused fill
         self.keep: dict[int, tuple[str, ...]] = {}

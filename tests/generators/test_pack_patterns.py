@@ -240,3 +240,18 @@ def test_given_grids_keep_the_demand_they_set_whatever_the_fills_made(tmp_path: 
         plan.job_input(index, 0)
         plan.record(index, {"rows": [f"fill {index}"], "entries": [{"answer": word} for word in short]})
     assert plan.policy == unique
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_given_grids_are_walked_hardest_first_whatever_the_seed(tmp_path: Path, seed: int) -> None:
+    # 5x5 grids from open (the hardest: ten lights of five letters) to blocked corners (the easiest)
+    grids = {"a.txt": "....#\n.....\n.....\n.....\n#....\n", "b.txt": ".....\n.....\n.....\n.....\n.....\n",
+             "c.txt": "...##\n....#\n.....\n#....\n##...\n"}
+    given = read_given([grids_dir(tmp_path, grids)])
+    spec = CrosswordPackSpec(count=3, width=5, height=5, surface="plane", min_length=given.min_length,
+                             patterns=given.rows, seed=seed)
+    plan = spec.plan()
+    estimate = FillEstimate(spec.words())
+    walked = [plan.survey.get(n)[1] for n in range(3)]
+    assert [grid.rows for grid in walked] == [given.rows[1], given.rows[0], given.rows[2]]
+    assert sorted(walked, key=lambda grid: estimate.log_fills(grid, spec.min_length)) == walked
