@@ -54,6 +54,7 @@ from mobius.generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
 from mobius.generators.crossword.pattern_rules import PatternSpec, annealed
 from mobius.generators.crossword.quality import pack_quality
+from mobius.generators.crossword.word_family import family_of, relatives_in
 from mobius.generators.crossword.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
                                     widen_policy)
 
@@ -155,7 +156,7 @@ class CrosswordPlan:
                             + "; try another size, surface or fewer rules (e.g. --min-seam-lights)")
         supply = {length: len(words.by_length(length)) for length in words.lengths()}
         self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats)
-        self.ledger = AnswerLedger(self.policy)
+        self.ledger = AnswerLedger(self.policy, relatives_in(words.words))
         self.lights_made: Counter[int] = Counter()  # answers per length in the puzzles accepted so far
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
         self.walk = GridWalk(self.survey, estimate, spec.min_length,
@@ -321,7 +322,7 @@ class CrosswordPlan:
             grids.setdefault(pattern, index)
         answers = {i: [e["answer"] for e in p["entries"]] for i, p in puzzles.items()}
         relaxed = {i for i, p in puzzles.items() if _relaxed(p)}
-        for index, why in policy_problems(answers, self.policy, relaxed).items():
+        for index, why in policy_problems(answers, self.policy, relaxed, family_of).items():
             problems.setdefault(index, why)
         return problems
 

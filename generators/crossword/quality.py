@@ -8,7 +8,8 @@ lowest-scored entry — all read from the puzzle's own entries and rows, so
 anyone can recompute them; `pack_quality(puzzles)`, the same summed over a
 pack for the manifest (the block share as the puzzles' mean and their most,
 with each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
-median, how many puzzles carry a `worst_answer` record — the bound
+median, the word families whose answers stand in two puzzles or more
+(`word_family.families_of`), how many puzzles carry a `worst_answer` record — the bound
 `worst_answer.py` proved — and how many of those are proven optimal, and
 per difficulty level the answers' familiarity and the clue-kind mix, from
 `difficulty.pack_difficulty`, and the clues `mobius clues check` would flag
@@ -30,6 +31,7 @@ from typing import Any
 from mobius.cpmodel.crossword.grid import BLOCK
 from mobius.cpmodel.surface import surface
 from mobius.generators.crossword.difficulty import difficulty_summary, pack_difficulty
+from mobius.generators.crossword.word_family import families_of
 
 THREE = 3  # the length the three-letter share counts
 
@@ -85,6 +87,8 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         **({"seam_lights_min": min(seams) if seams else 0,
             "seam_lights_mean": round(sum(seams) / len(seams), 2) if seams else 0.0} if seams or not puzzles else {}),
         "distinct_answers": len({e["answer"] for e in entries}),
+        # answers of one word family in two puzzles (USE and USED): within a puzzle the fill bars them
+        "families_twice": families_of(e["answer"] for e in entries),
         # clues breaking a rule of `mobius clues check` (the text rules: any word list may fill)
         "flagged_clues": _flagged_clues(entries),
         "lowest": lowest_entry(entries),
@@ -130,7 +134,17 @@ def summary_line(quality: Mapping[str, Any]) -> str:
             f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, "
             f"{quality['block_share_mean']:.0%} blocks (at most {quality['block_share_max']:.0%} a grid), mean score "
             f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "
-            f"{seams}lowest {lowest['answer']} ({lowest['score']}){_raised(quality)}")
+            f"{seams}lowest {lowest['answer']} ({lowest['score']}){_raised(quality)}{_families(quality)}")
+
+
+def _families(quality: Mapping[str, Any]) -> str:
+    """The summary's words on word families used twice (none said for an older manifest without them)."""
+    families = quality.get("families_twice")
+    if families is None:
+        return ""
+    shown = "; ".join("/".join(family) for family in families[:3])
+    return f", {len(families)} word famil{'y' if len(families) == 1 else 'ies'} twice" + (
+        f" ({shown}{', …' if len(families) > 3 else ''})" if families else "")
 
 
 def _raised(quality: Mapping[str, Any]) -> str:

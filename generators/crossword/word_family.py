@@ -1,6 +1,8 @@
 """Word families: which answers a solver reads as one word twice, and which clue names another answer.
 
-Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `derived` (EXPIRE and
+Covers: `family_of` (a word and its lemmas: SAT -> {sat, sit}), `relatives_in` (a word
+list's words of one family with a word, for the pack's ledger), `families_of` (the families
+among a pack's answers, for its report), `derived` (EXPIRE and
 EXPIRATION, LEGIT and LEGITIMATE: one word read as made from the other), `family_pair`
 (the first two answers of one family in a grid: LET and LETS, SIT and SAT, ODD
 and ODDS, and a word beside one made from it, LEGIT and LEGITIMATE), and the
@@ -36,7 +38,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -81,6 +83,29 @@ def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
             if other != answer:
                 return other, answer
     return _derived_pair(answers)
+
+
+def relatives_in(words: Iterable[str]) -> Callable[[str], frozenset[str]]:
+    """For a word list: a word -> the list's other words of its family (sharing the word or a lemma,
+    `family_of`): USE -> USED, USES. The index is built once, so a pack asks it for every answer."""
+    members: dict[str, list[str]] = {}
+    for word in words:
+        for member in family_of(word):
+            members.setdefault(member, []).append(word)
+
+    def relatives(word: str) -> frozenset[str]:
+        return frozenset(kin for member in family_of(word) for kin in members.get(member, ()) if kin != word)
+    return relatives
+
+
+def families_of(answers: Iterable[str]) -> list[list[str]]:
+    """The families with two different answers or more among `answers` (sharing the word or a lemma,
+    `family_of`), each sorted, in order: [["USE", "USED", "USES"], ...]."""
+    members: dict[str, set[str]] = {}
+    for answer in set(answers):
+        for member in family_of(answer):
+            members.setdefault(member, set()).add(answer)
+    return [list(group) for group in sorted({tuple(sorted(group)) for group in members.values() if len(group) > 1})]
 
 
 def derived(word: str, other: str) -> bool:

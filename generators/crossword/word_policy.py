@@ -37,6 +37,16 @@ them, and a pack that gives up a puzzle is worse than a short word back
 sooner than its gap. Which puzzles are relaxed is part of their files (their
 attempt count), so the whole-pack check knows them too.
 
+A word family counts as one answer (USE, USED and USES: the words sharing
+the word or a lemma, `word_family.family_of`): an answer is a use of every
+word of the list in its family (`word_family.relatives_in`), which the
+policy then bars or penalises as it would the answer itself, by the length
+of the word. Soft preferences alone let families back in: on the default
+11×5 pack of seed 0, with a penalty of 40 points per use of a family, 34
+families stood in two puzzles (38 without): 21 in the first fills, the rest
+brought in by the worst-answer stage, whose aim is the lowest plain score. The pack's report
+lists the families used twice (`quality.pack_quality`).
+
 With `allow_repeats` only the soft preference for unused words is kept.
 The demand is first estimated from the pack's first patterns; the pack
 then widens the policy as its puzzles show what its grids really need
@@ -53,7 +63,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 
 # A length whose demand stays within half its supply never repeats: the
@@ -136,20 +146,30 @@ def widen_policy(policy: RepeatPolicy, demand: Mapping[int, int], count: int) ->
 
 
 class AnswerLedger:
-    """The answers of a pack's puzzles so far: word -> indices of the puzzles using it."""
+    """The answers of a pack's puzzles so far: word -> indices of the puzzles using it; given
+    `relatives` (`word_family.relatives_in` of the pack's list), an answer counts as a use of every
+    word of its family too (see the module docstring)."""
 
-    def __init__(self, policy: RepeatPolicy) -> None:
+    def __init__(self, policy: RepeatPolicy, relatives: Callable[[str], Iterable[str]] | None = None) -> None:
         self.policy = policy
         self.uses: dict[str, list[int]] = {}
+        self.relatives = relatives
+        self.kin_uses: dict[str, list[int]] = {}  # word -> indices of the puzzles using another of its family
 
     def add(self, index: int, answers: Iterable[str]) -> None:
         for word in answers:
             self.uses.setdefault(word, []).append(index)
+            for kin in self.relatives(word) if self.relatives is not None else ():
+                self.kin_uses.setdefault(kin, []).append(index)
+
+    def _uses_of(self, word: str) -> list[int]:
+        """The puzzles using the word or another of its family."""
+        return self.uses.get(word, []) + self.kin_uses.get(word, [])
 
     def barred(self, word: str, index: int, relaxed: bool = False) -> bool:
         """Whether puzzle `index` may not use `word`, given the puzzles so far
         (`relaxed`: the gaps of recurring lengths do not bind it)."""
-        uses = self.uses.get(word)
+        uses = self._uses_of(word)
         if not uses or self.policy.allow_repeats:
             return False
         gap = self.policy.gaps.get(len(word))
@@ -157,14 +177,14 @@ class AnswerLedger:
 
     def forbidden(self, index: int, relaxed: bool = False) -> frozenset[str]:
         """The words puzzle `index` may not use."""
-        return frozenset(word for word in self.uses if self.barred(word, index, relaxed))
+        return frozenset(word for word in {*self.uses, *self.kin_uses} if self.barred(word, index, relaxed))
 
     def penalties(self, index: int, relaxed: bool = False) -> dict[str, int]:
         """Soft: points off each used word that puzzle `index` may still use,
-        per use beyond its fair share so far (`fair_uses`)."""
+        per use (its own or its family's) beyond its fair share so far (`fair_uses`)."""
         fair = self.fair_uses()
-        points = {word: USED_PENALTY * (len(uses) - fair.get(len(word), 0)) for word, uses in self.uses.items()
-                  if not self.barred(word, index, relaxed)}
+        points = {word: USED_PENALTY * (len(self._uses_of(word)) - fair.get(len(word), 0))
+                  for word in {*self.uses, *self.kin_uses} if not self.barred(word, index, relaxed)}
         return {word: p for word, p in points.items() if p > 0}
 
     def fair_uses(self) -> dict[int, int]:
@@ -195,24 +215,32 @@ def share_bonus(words: Iterable[str], share: int, shares: int) -> dict[str, int]
 
 
 def policy_problems(puzzles: Mapping[int, Iterable[str]], policy: RepeatPolicy,
-                    relaxed: Container[int] = ()) -> dict[int, str]:
+                    relaxed: Container[int] = (),
+                    family: Callable[[str], Iterable[str]] = lambda word: (word,)) -> dict[int, str]:
     """The whole pack checked afresh, puzzle by puzzle in index order: the
     later puzzle of each pair that breaks the policy, with the reason (a
-    relaxed puzzle is bound by the unique lengths only)."""
+    relaxed puzzle is bound by the unique lengths only). `family`: the keys
+    an answer shares with the others of its family (`word_family.family_of`),
+    by which two answers count as one; by default, the answer alone."""
     if policy.allow_repeats:
         return {}
-    seen: dict[str, list[int]] = {}
+    seen: dict[str, list[tuple[int, str]]] = {}  # family key -> (puzzle, answer) using it
     problems: dict[int, str] = {}
     for index in sorted(puzzles):
-        for word in sorted(set(puzzles[index])):
-            earlier = seen.setdefault(word, [])
+        answers = sorted(set(puzzles[index]))
+        found = {word: [used for key in set(family(word)) for used in seen.get(key, ())] for word in answers}
+        for word in answers:
             gap = policy.gaps.get(len(word))
-            clash = [j for j in earlier
+            clash = [(j, other) for j, other in found[word]
                      if gap is None or (index - j < gap and index not in relaxed and j not in relaxed)]
             if clash:
-                problems.setdefault(index, f"answer {word} is also in puzzle {clash[0] + 1}"
+                j, other = min(clash)
+                what = "is also in" if other == word else f"is of one family with {other} in"
+                problems.setdefault(index, f"answer {word} {what} puzzle {j + 1}"
                                            + (f" (less than {gap} puzzles apart)" if gap else ""))
-            earlier.append(index)
+        for word in answers:
+            for key in set(family(word)):
+                seen.setdefault(key, []).append((index, word))
     return problems
 
 

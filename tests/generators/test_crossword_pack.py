@@ -283,3 +283,13 @@ def test_max_blocks_caps_the_block_share_of_every_grid_and_is_recorded(tmp_path:
     plane = CrosswordPackSpec(count=1, width=15, height=15, surface="plane", max_blocks=0.12)
     assert plane.pattern_spec().density == (0.10, 0.12)
     assert dataclasses.replace(plane, max_blocks=0.05).pattern_spec().density == (0.05, 0.05)
+
+
+def test_the_quality_report_lists_the_word_families_used_twice() -> None:
+    first, second = build_crossword(PLANE_ROWS), build_crossword(PLANE_ROWS)
+    assert pack_quality([first])["families_twice"] == []  # one puzzle: its fill keeps families apart
+    first["entries"][0]["answer"], second["entries"][0]["answer"] = "USE", "USED"
+    quality = pack_quality([first, second])
+    assert ["USE", "USED"] in quality["families_twice"]
+    line = summary_line(quality)
+    assert f"{len(quality['families_twice'])} word famil" in line and "USE/USED" in line

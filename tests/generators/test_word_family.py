@@ -15,7 +15,8 @@ from mobius.benchmarks.faults import cache_entries as faults
 from mobius.dictionaries import load
 from mobius.generators.cache import user_cache_dir
 from mobius.generators.crossword import word_family
-from mobius.generators.crossword.word_family import TABLE_NAME, family_of, family_pair, lemma_table
+from mobius.generators.crossword.word_family import (TABLE_NAME, families_of, family_of, family_pair, lemma_table,
+                                                     relatives_in)
 
 
 @pytest.mark.parametrize(("answers", "pair"), [
@@ -130,3 +131,10 @@ def test_without_lemminflect_files_in_place_the_table_comes_from_lemminflect(
     monkeypatch.setattr(word_family, "LEMMA_FILES", ("no-such-file.csv",))
     assert family_of("WENT") == lemminflect_family("WENT") and "go" in family_of("WENT")
     assert not fresh_table.exists()
+
+
+def test_a_lists_relatives_and_a_packs_families_share_a_word_or_a_lemma() -> None:
+    relatives = relatives_in(["USE", "USED", "USES", "USER", "SIT", "SAT", "ODD", "ODDS"])
+    assert relatives("USE") == {"USED", "USES"} and relatives("SAT") == {"SIT"} and relatives("ODDS") == {"ODD"}
+    assert relatives("USER") == frozenset() and relatives("ZEBRA") == frozenset()  # not in the list: none
+    assert families_of(["USES", "USE", "USER", "ERA", "SAT", "SIT", "USE"]) == [["SAT", "SIT"], ["USE", "USES"]]

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mobius.generators.crossword.pack import CrosswordPackSpec
+from mobius.generators.crossword.word_family import family_of, relatives_in
 from mobius.generators.rounds import ROUND_SIZE
 from mobius.generators.crossword.word_policy import (
     USED_PENALTY,
@@ -67,13 +68,18 @@ def test_once_a_lengths_words_have_all_come_round_only_uses_beyond_the_fair_shar
     assert ledger.penalties(3000) == {"OAR": USED_PENALTY}
 
 
-@given(uses=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["ERA", "TEA", "OCEAN", "ABOUT"])),
-                     max_size=30))
-@settings(max_examples=60, deadline=None)
-def test_the_whole_pack_check_agrees_with_the_ledger(uses: list[tuple[int, str]]) -> None:
-    policy = decide_policy({3: 900, 5: 10}, {3: 1000, 5: 1000}, 100, False)
+WORDS = ["ERA", "ERAS", "TEA", "TEAS", "OCEAN", "OCEANS", "ABOUT", "SAT", "SIT"]
+
+
+@given(uses=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(WORDS)), max_size=30), families=st.booleans())
+@settings(max_examples=80, deadline=None)
+def test_the_whole_pack_check_agrees_with_the_ledger(uses: list[tuple[int, str]], families: bool) -> None:
+    # With families, an answer counts as a use of every word of its family (ERA of ERAS, SAT of SIT):
+    # the ledger learns them from the list (`relatives_in`), the check from each answer (`family_of`).
+    policy = decide_policy({3: 900, 4: 10, 5: 10, 6: 10}, {3: 1000, 4: 1000, 5: 1000, 6: 1000}, 100, False)
     puzzles: dict[int, list[str]] = {}
-    ledger = AnswerLedger(policy)
+    ledger = AnswerLedger(policy, relatives_in(WORDS) if families else None)
+    check = {"family": family_of} if families else {}
     accepted: dict[int, list[str]] = {}
     for index, word in uses:
         puzzles.setdefault(index, []).append(word)
@@ -82,9 +88,22 @@ def test_the_whole_pack_check_agrees_with_the_ledger(uses: list[tuple[int, str]]
         if not clash:
             accepted[index] = puzzles[index]
             ledger.add(index, set(puzzles[index]))
-    assert policy_problems(accepted, policy) == {}
+    assert policy_problems(accepted, policy, **check) == {}
     # Every puzzle the ledger refused breaks the policy with an earlier accepted one.
-    assert set(puzzles) - set(accepted) <= set(policy_problems(puzzles, policy))
+    assert set(puzzles) - set(accepted) <= set(policy_problems(puzzles, policy, **check))
+
+
+def test_a_pack_does_not_come_back_to_a_word_family() -> None:
+    policy = decide_policy({3: 10, 4: 10}, {3: 1000, 4: 1000}, 30, False)
+    ledger = AnswerLedger(policy, relatives_in(["USE", "USED", "USES", "USER", "ACT"]))
+    ledger.add(0, ["USE"])
+    assert ledger.forbidden(1) == {"USE", "USED", "USES"}  # USER is a word of its own
+    assert ledger.conflicts(1, ["USES", "ACT"]) == ["USES"]
+    assert policy_problems({0: ["USE"], 4: ["USED", "ACT"]}, policy, family=family_of) == \
+        {4: "answer USED is of one family with USE in puzzle 1"}
+    free = AnswerLedger(decide_policy({3: 10}, {3: 1000}, 30, True), relatives_in(["USE", "USED"]))
+    free.add(0, ["USE"])
+    assert free.forbidden(1) == frozenset() and free.penalties(1)["USED"] == USED_PENALTY  # --allow-repeats
 
 
 def test_recurrences_are_counted() -> None:
