@@ -14,15 +14,18 @@ shown level by level (a bar on a terminal, a line at each phase's start and
 end elsewhere) (exit 0 built, 3 stopped at its time limit, 130 interrupted —
 both keep what was built); `prepare --verify` re-checks them completely
 (checksum, then entries against true distances: `mobius.cpmodel.slider.table_check`)
-and exits 5 after removing tables that fail. Leaves out: modelling, solvability and solving, which live in
+and exits 5 after removing tables that fail. `solve` with a heuristic whose
+tables are not built yet builds them first the same way, after a line that
+says what and for about how long (a timeout during the build says so). Leaves out: modelling, solvability and solving, which live in
 `mobius.cpmodel.slider`.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional, TextIO
 
 import typer
 
@@ -64,6 +67,10 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tex
 MAX_STATE_BYTES = 1 << 20
 # A starts file: thousands of 15-puzzle states, or a few large ones.
 MAX_STARTS_BYTES = 16 << 20
+# States a pattern-table build reaches per second, for the estimate `solve` gives before building (a
+# little under what was measured): the 15-puzzle's 7-8 tables, 1,565,040,960 states, were built in 162 s
+# on a shared 2-core AMD EPYC (benchmarks/RESULTS.md, "The first 15-puzzle solve").
+BUILD_STATES_PER_S = 8_000_000
 
 
 # --- shared steps ------------------------------------------------------------------
@@ -181,7 +188,8 @@ def solve_command(
         reachable, reason = is_reachable(problem)
         if not reachable:
             report_unreachable(problem, "group", time.perf_counter() - started, {}, reason, as_json)
-    result = engine.solve(problem, time_limit=time_limit, seed=seed)
+    left = _tables_first(problem, engine, time_limit, as_json)
+    result = engine.solve(problem, time_limit=left, seed=seed)
     if result.status is Status.UNSAT:
         report_unreachable(problem, result.solver, result.wall_s, result.stats,
                            f"the {result.solver} solver proved the goal unreachable", as_json)
@@ -199,6 +207,42 @@ def solve_command(
     if problems:
         report_internal_error(result, "returned an invalid solution: " + "; ".join(problems[:5]), as_json)
     report_solved(problem, result, moves, as_json)
+
+
+def _tables_first(problem: SliderProblem, engine: Solver, time_limit: float | None, as_json: bool) -> float | None:
+    """Build the pattern tables the solver's heuristic needs, where they are not built yet, before it
+    searches: a line first says what and for how long, then the build shows its progress as `prepare`
+    does (the first 15-puzzle solve otherwise sat silent for minutes). A TIMEOUT during the build says
+    so. The time limit left for the search (None: none)."""
+    from mobius.cpmodel.slider.heuristics import partition_name, resolve_partition
+    from mobius.cpmodel.slider.pdb_build import build_status
+
+    store = getattr(engine, "store", None)
+    if getattr(engine, "heuristic", None) != "pdb" or getattr(engine, "engine", None) != "compiled" or store is None:
+        return time_limit
+    board, goal = problem.board, problem.goal
+    groups = resolve_partition(board, goal, getattr(engine, "partition", None), "compiled")
+    reached, total = build_status(board, goal, groups, store)
+    if reached == total:
+        return time_limit
+    seconds = (total - reached) / BUILD_STATES_PER_S
+    about = "a few seconds" if seconds < 10 else f"about {seconds:.0f} s" if seconds < 100 else \
+        f"about {seconds / 60:.0f} min"
+    typer.echo(f"building the {partition_name(groups)} pattern tables of {board.label}, once "
+               f"({total - reached:,} states to reach: {about}); "
+               f"`mobius slider prepare {board.label}` builds them ahead", err=True)
+    began = time.perf_counter()
+    try:
+        _build_tables(board, goal, groups, "compiled", store, time_limit, sys.stderr)  # stdout: the answer
+    except DeadlineExceeded:
+        wall = time.perf_counter() - began
+        emit(solve_payload("TIMEOUT", engine.name, wall, {"tables_reached": build_status(board, goal, groups,
+                                                                                          store)[0]}),
+             as_json, [f"TIMEOUT: the pattern tables were still being built at the time limit ({wall:.2f} s); "
+                       "what was built is kept: the same command, or `mobius slider prepare "
+                       f"{board.label}`, continues it"])
+        raise typer.Exit(EXIT_TIMEOUT) from None
+    return None if time_limit is None else max(0.0, time_limit - (time.perf_counter() - began))
 
 
 @app.command("solve-all")
@@ -341,7 +385,12 @@ def prepare_command(
     checked = _verified(loaded, goal_state, groups, engine, store, missing_ok=True) if verify else None
     if checked is False:
         raise typer.Exit(EXIT_DAMAGED)
-    name = _build_tables(loaded, goal_state, groups, engine, store, time_limit)
+    try:
+        name = _build_tables(loaded, goal_state, groups, engine, store, time_limit)
+    except DeadlineExceeded:
+        typer.echo(f"stopped at the time limit ({time_limit:g} s): what was built is kept; "
+                   "run the same command to continue", err=True)
+        raise typer.Exit(EXIT_TIMEOUT) from None
     typer.echo(f"{name} tables for {loaded.label} ready in {user_cache_dir()} "
                f"({time.perf_counter() - began:.1f} s)")
     if verify and checked is None and not _verified(loaded, goal_state, groups, engine, store, missing_ok=False):
@@ -349,12 +398,13 @@ def prepare_command(
 
 
 def _build_tables(board: Board, goal: State, groups: Partition, engine: str, store: TableStore,
-                  time_limit: float | None) -> str:
-    """Load or build the tables, a phase per group; the heuristic's name."""
+                  time_limit: float | None, stream: TextIO | None = None) -> str:
+    """Load or build the tables, a phase per group; the heuristic's name. DeadlineExceeded past the time
+    limit, what was built kept."""
     from mobius.cpmodel.slider.heuristics import make_heuristic
     from mobius.progress import Phases, table_progress
 
-    with Phases() as phases:
+    with Phases(stream) as phases:
         try:
             phases.start(f"pattern tables for {board.label}: loading the search and any stored tables")
             heuristic = make_heuristic("pdb", board, goal, engine=engine, partition=groups, store=store,
@@ -363,10 +413,6 @@ def _build_tables(board: Board, goal: State, groups: Partition, engine: str, sto
         except KeyboardInterrupt as exc:
             typer.echo(f"{interruption(exc)}: what was built is kept; run the same command to continue", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
-        except DeadlineExceeded:
-            typer.echo(f"stopped at the time limit ({time_limit:g} s): what was built is kept; "
-                       "run the same command to continue", err=True)
-            raise typer.Exit(EXIT_TIMEOUT) from None
     return heuristic.name
 
 

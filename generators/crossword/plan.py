@@ -155,8 +155,10 @@ class CrosswordPlan:
                             "pack's rules" + (f": {self.survey.failure}" if self.survey.failure else "")
                             + "; try another size, surface or fewer rules (e.g. --min-seam-lights)")
         supply = {length: len(words.by_length(length)) for length in words.lengths()}
-        self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats)
-        self.ledger = AnswerLedger(self.policy, relatives_in(words.words))
+        relatives = relatives_in(words.words)
+        kin = {n: sum(len(relatives(word)) for word in words.by_length(n)) / have for n, have in supply.items() if have}
+        self.policy = decide_policy(self._demand(), supply, spec.count, spec.allow_repeats, kin)
+        self.ledger = AnswerLedger(self.policy, relatives)
         self.lights_made: Counter[int] = Counter()  # answers per length in the puzzles accepted so far
         self.notes: list[str] = self._space_notes() + [self.policy.describe()]
         self.walk = GridWalk(self.survey, estimate, spec.min_length,

@@ -39,13 +39,18 @@ attempt count), so the whole-pack check knows them too.
 
 A word family counts as one answer (USE, USED and USES: the words sharing
 the word or a lemma, `word_family.family_of`): an answer is a use of every
-word of the list in its family (`word_family.relatives_in`), which the
-policy then bars or penalises as it would the answer itself, by the length
-of the word. Soft preferences alone let families back in: on the default
-11×5 pack of seed 0, with a penalty of 40 points per use of a family, 34
-families stood in two puzzles (38 without): 21 in the first fills, the rest
-brought in by the worst-answer stage, whose aim is the lowest plain score. The pack's report
-lists the families used twice (`quality.pack_quality`).
+word of the list in its family (`word_family.relatives_in`). A word of a
+*family length* — unique, and with what the pack needs of it, its relatives
+counted (the list's mean relatives of a word, `kin`: about 1.5), still
+within `UNIQUE_SHARE` of its supply — and any word of its family are not
+both answers of the pack; other relatives are only penalised, as a used word is
+(a 120-puzzle 7×5 pack barring every length's families could not make its
+last six puzzles). Soft preferences alone let families back in: on the
+default 11×5 pack of seed 0, with a penalty of 40 points per use of a
+family, 34 families stood in two puzzles (38 without): 21 in the first
+fills, the rest brought in by the worst-answer stage, whose aim is the
+lowest plain score. The pack's report lists the families used twice
+(`quality.pack_quality`).
 
 With `allow_repeats` only the soft preference for unused words is kept.
 The demand is first estimated from the pack's first patterns; the pack
@@ -102,35 +107,55 @@ class RepeatPolicy:
     demand: Mapping[int, int] = field(default_factory=dict)  # per length, for the whole pack
     supply: Mapping[int, int] = field(default_factory=dict)
     gaps: Mapping[int, int] = field(default_factory=dict)  # recurring lengths -> puzzles between two uses
+    kin: Mapping[int, float] = field(default_factory=dict)  # per length, the list's mean relatives of a word
+    # unique lengths whose words are barred once another of their family is an answer
+    family_lengths: frozenset[int] = frozenset()
 
     def recurring(self, length: int) -> bool:
         return self.allow_repeats or length in self.gaps
+
+    def family_bound(self, word: str, other: str) -> bool:
+        """Whether two words of one family may not both be answers of the pack: one is of a family length.
+        Either way round, so the order puzzles are accepted in does not matter."""
+        return len(word) in self.family_lengths or len(other) in self.family_lengths
 
     def to_json(self) -> dict[str, object]:
         return {"allow_repeats": self.allow_repeats,
                 "recurring_lengths": {str(n): {"demand": self.demand[n], "supply": self.supply.get(n, 0),
                                                "gap": gap} for n, gap in sorted(self.gaps.items())},
-                "unique_lengths": sorted(n for n in self.demand if n not in self.gaps)}
+                "unique_lengths": sorted(n for n in self.demand if n not in self.gaps),
+                "family_lengths": sorted(self.family_lengths)}
 
     def describe(self) -> str:
         if self.allow_repeats:
             return "answers may repeat (--allow-repeats); unused words are preferred"
+        families = f"; nor a word family, at {_lengths(self.family_lengths)} letters" if self.family_lengths else ""
         if not self.gaps:
-            return "no answer repeats in the pack"
+            return "no answer repeats in the pack" + families
         parts = [f"{n}-letter answers (the pack needs {self.demand[n]:,}, the list has {self.supply.get(n, 0):,}) "
                  f"may recur {gap}+ puzzles apart" for n, gap in sorted(self.gaps.items())]
-        return "answers of other lengths never repeat; " + "; ".join(parts)
+        return "answers of other lengths never repeat; " + "; ".join(parts) + families
 
 
-def decide_policy(demand: Mapping[int, int], supply: Mapping[int, int], count: int, allow_repeats: bool) -> RepeatPolicy:
-    """The policy for a pack of `count` puzzles needing `demand` lights per length."""
+def _lengths(lengths: Iterable[int]) -> str:
+    return ", ".join(map(str, sorted(lengths)))
+
+
+def decide_policy(demand: Mapping[int, int], supply: Mapping[int, int], count: int, allow_repeats: bool,
+                  kin: Mapping[int, float] | None = None) -> RepeatPolicy:
+    """The policy for a pack of `count` puzzles needing `demand` lights per length; `kin`: the list's
+    mean relatives of a word per length (`word_family.relatives_in`), where families count as one."""
     gaps = {}
     for length, needed in demand.items():
         have = supply.get(length, 0)
         if needed > UNIQUE_SHARE * have:
             per_puzzle = needed / max(count, 1)
             gaps[length] = max(1, math.floor(RECENT_SHARE * have / per_puzzle)) if per_puzzle else 1
-    return RepeatPolicy(allow_repeats, dict(demand), dict(supply), gaps)
+    # An answer bars its relatives too: a length keeps that bar while what the pack needs of it, its
+    # relatives counted, stays within UNIQUE_SHARE of its supply.
+    families = frozenset(n for n, needed in demand.items() if kin is not None and n not in gaps
+                         and needed * (1 + kin.get(n, 0.0)) <= UNIQUE_SHARE * supply.get(n, 0))
+    return RepeatPolicy(allow_repeats, dict(demand), dict(supply), gaps, dict(kin or {}), families)
 
 
 def widen_policy(policy: RepeatPolicy, demand: Mapping[int, int], count: int) -> RepeatPolicy:
@@ -140,37 +165,43 @@ def widen_policy(policy: RepeatPolicy, demand: Mapping[int, int], count: int) ->
     may shrink but never grow, so every puzzle made under the old policy
     keeps the new one."""
     merged = {n: max(policy.demand.get(n, 0), demand.get(n, 0)) for n in {*policy.demand, *demand}}
-    fresh = decide_policy(merged, policy.supply, count, policy.allow_repeats)
+    fresh = decide_policy(merged, policy.supply, count, policy.allow_repeats, policy.kin)
     gaps = {n: min(gap, policy.gaps.get(n, gap)) for n, gap in fresh.gaps.items()}
-    return RepeatPolicy(policy.allow_repeats, merged, policy.supply, gaps)
+    return RepeatPolicy(policy.allow_repeats, merged, policy.supply, gaps, policy.kin,
+                        fresh.family_lengths & policy.family_lengths)
 
 
 class AnswerLedger:
     """The answers of a pack's puzzles so far: word -> indices of the puzzles using it; given
-    `relatives` (`word_family.relatives_in` of the pack's list), an answer counts as a use of every
-    word of its family too (see the module docstring)."""
+    `relatives` (`word_family.relatives_in` of the pack's list), an answer also counts as a use of every
+    word of its family, barred at the policy's family lengths (see the module docstring)."""
 
     def __init__(self, policy: RepeatPolicy, relatives: Callable[[str], Iterable[str]] | None = None) -> None:
         self.policy = policy
         self.uses: dict[str, list[int]] = {}
         self.relatives = relatives
-        self.kin_uses: dict[str, list[int]] = {}  # word -> indices of the puzzles using another of its family
+        # word -> (index, answer) of each puzzle using another of its family
+        self.kin_uses: dict[str, list[tuple[int, str]]] = {}
 
     def add(self, index: int, answers: Iterable[str]) -> None:
         for word in answers:
             self.uses.setdefault(word, []).append(index)
             for kin in self.relatives(word) if self.relatives is not None else ():
-                self.kin_uses.setdefault(kin, []).append(index)
+                self.kin_uses.setdefault(kin, []).append((index, word))
 
     def _uses_of(self, word: str) -> list[int]:
         """The puzzles using the word or another of its family."""
-        return self.uses.get(word, []) + self.kin_uses.get(word, [])
+        return self.uses.get(word, []) + [j for j, _ in self.kin_uses.get(word, ())]
 
     def barred(self, word: str, index: int, relaxed: bool = False) -> bool:
         """Whether puzzle `index` may not use `word`, given the puzzles so far
         (`relaxed`: the gaps of recurring lengths do not bind it)."""
-        uses = self._uses_of(word)
-        if not uses or self.policy.allow_repeats:
+        if self.policy.allow_repeats:
+            return False
+        if any(self.policy.family_bound(word, other) for _, other in self.kin_uses.get(word, ())):
+            return True
+        uses = self.uses.get(word)
+        if not uses:
             return False
         gap = self.policy.gaps.get(len(word))
         return gap is None or (not relaxed and any(abs(index - j) < gap for j in uses))
@@ -221,7 +252,8 @@ def policy_problems(puzzles: Mapping[int, Iterable[str]], policy: RepeatPolicy,
     later puzzle of each pair that breaks the policy, with the reason (a
     relaxed puzzle is bound by the unique lengths only). `family`: the keys
     an answer shares with the others of its family (`word_family.family_of`),
-    by which two answers count as one; by default, the answer alone."""
+    by which two answers of one family count as one where the policy says so
+    (`RepeatPolicy.family_bound`); by default, the answer alone."""
     if policy.allow_repeats:
         return {}
     seen: dict[str, list[tuple[int, str]]] = {}  # family key -> (puzzle, answer) using it
@@ -231,8 +263,9 @@ def policy_problems(puzzles: Mapping[int, Iterable[str]], policy: RepeatPolicy,
         found = {word: [used for key in set(family(word)) for used in seen.get(key, ())] for word in answers}
         for word in answers:
             gap = policy.gaps.get(len(word))
-            clash = [(j, other) for j, other in found[word]
-                     if gap is None or (index - j < gap and index not in relaxed and j not in relaxed)]
+            clash = [(j, other) for j, other in found[word] if other != word and policy.family_bound(word, other)]
+            clash += [(j, other) for j, other in found[word] if other == word and
+                      (gap is None or (index - j < gap and index not in relaxed and j not in relaxed))]
             if clash:
                 j, other = min(clash)
                 what = "is also in" if other == word else f"is of one family with {other} in"

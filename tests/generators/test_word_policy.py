@@ -76,7 +76,9 @@ WORDS = ["ERA", "ERAS", "TEA", "TEAS", "OCEAN", "OCEANS", "ABOUT", "SAT", "SIT"]
 def test_the_whole_pack_check_agrees_with_the_ledger(uses: list[tuple[int, str]], families: bool) -> None:
     # With families, an answer counts as a use of every word of its family (ERA of ERAS, SAT of SIT):
     # the ledger learns them from the list (`relatives_in`), the check from each answer (`family_of`).
-    policy = decide_policy({3: 900, 4: 10, 5: 10, 6: 10}, {3: 1000, 4: 1000, 5: 1000, 6: 1000}, 100, False)
+    policy = decide_policy({3: 900, 4: 10, 5: 10, 6: 10}, {3: 1000, 4: 1000, 5: 1000, 6: 1000}, 100, False,
+                           kin={4: 1.0, 5: 1.0, 6: 1.0})
+    assert policy.family_lengths == {4, 5, 6}  # 3 recurs: its words' relatives are only penalised
     puzzles: dict[int, list[str]] = {}
     ledger = AnswerLedger(policy, relatives_in(WORDS) if families else None)
     check = {"family": family_of} if families else {}
@@ -94,16 +96,35 @@ def test_the_whole_pack_check_agrees_with_the_ledger(uses: list[tuple[int, str]]
 
 
 def test_a_pack_does_not_come_back_to_a_word_family() -> None:
-    policy = decide_policy({3: 10, 4: 10}, {3: 1000, 4: 1000}, 30, False)
+    policy = decide_policy({3: 10, 4: 10}, {3: 1000, 4: 1000}, 30, False, kin={3: 1.5, 4: 1.5})
+    assert policy.family_lengths == {3, 4} and "nor a word family, at 3, 4 letters" in policy.describe()
     ledger = AnswerLedger(policy, relatives_in(["USE", "USED", "USES", "USER", "ACT"]))
     ledger.add(0, ["USE"])
     assert ledger.forbidden(1) == {"USE", "USED", "USES"}  # USER is a word of its own
     assert ledger.conflicts(1, ["USES", "ACT"]) == ["USES"]
     assert policy_problems({0: ["USE"], 4: ["USED", "ACT"]}, policy, family=family_of) == \
         {4: "answer USED is of one family with USE in puzzle 1"}
-    free = AnswerLedger(decide_policy({3: 10}, {3: 1000}, 30, True), relatives_in(["USE", "USED"]))
+    free = AnswerLedger(decide_policy({3: 10}, {3: 1000}, 30, True, kin={3: 1.5}), relatives_in(["USE", "USED"]))
     free.add(0, ["USE"])
     assert free.forbidden(1) == frozenset() and free.penalties(1)["USED"] == USED_PENALTY  # --allow-repeats
+
+
+def test_a_length_whose_relatives_would_take_too_much_of_its_words_only_penalises_them() -> None:
+    # 450 answers of 1,000 words keep under half, but not with 1.5 relatives barred for each
+    policy = decide_policy({3: 10, 4: 450, 5: 450}, {3: 1000, 4: 1000, 5: 1000}, 30, False,
+                           kin={3: 1.5, 4: 1.5, 5: 1.5})
+    assert policy.family_lengths == {3} and not policy.gaps
+    ledger = AnswerLedger(policy, relatives_in(["ACT", "ACTS", "BOOK", "BOOKS"]))
+    ledger.add(0, ["ACTS", "BOOK"])
+    assert ledger.forbidden(1) == {"ACTS", "BOOK", "ACT"}  # ACT is of a family length; BOOKS is penalised
+    assert ledger.penalties(1) == {"BOOKS": USED_PENALTY}
+    assert policy_problems({0: ["ACTS", "BOOK"], 3: ["BOOKS"], 4: ["ACT"]}, policy, family=family_of) == \
+        {4: "answer ACT is of one family with ACTS in puzzle 1"}
+    # either way round: the pack's check reads puzzles in index order, the ledger in the order they come
+    assert policy_problems({0: ["ACT"], 2: ["ACTS"]}, policy, family=family_of) == \
+        {2: "answer ACTS is of one family with ACT in puzzle 1"}
+    wider = widen_policy(policy, {3: 600}, 30)  # a length found to need more loses its bar, never gains one
+    assert wider.family_lengths == frozenset() and wider.kin == policy.kin
 
 
 def test_recurrences_are_counted() -> None:

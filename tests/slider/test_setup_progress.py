@@ -8,6 +8,7 @@ small `pack slider` run through the CLI with stdout and stderr piped (not a term
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -62,3 +63,23 @@ def test_a_slider_pack_without_a_terminal_prints_each_phase(tmp_path: Path) -> N
         assert any(line.startswith(f"{phase}: done in ") for line in lines), done.stdout
     assert any("3/3, redone 0: attempts made again after a clash or failure" in line for line in lines)
     assert "redone along the way: attempts made again after a clash" in done.stderr
+
+
+def test_a_first_solve_says_it_builds_the_tables_then_shows_the_build_on_stderr(tmp_path: Path) -> None:
+    start = "1 2 3 4 5 6 0 7 8"
+    first = mobius("slider", "solve", "grid:3x3", "--start", start, "--json", cache=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.startswith("building the 4-4 pattern tables of grid:3x3, once (")
+    assert "`mobius slider prepare grid:3x3` builds them ahead" in first.stderr
+    assert "pattern tables for grid:3x3: group 2/2 (4 tiles)" in first.stderr  # the build, phase by phase
+    assert json.loads(first.stdout)["status"] == "SOLVED"  # stdout keeps to the answer
+    again = mobius("slider", "solve", "grid:3x3", "--start", start, cache=tmp_path)
+    assert again.returncode == 0 and "building" not in again.stderr  # built once
+
+
+def test_a_solve_stopped_while_building_the_tables_says_so(tmp_path: Path) -> None:
+    done = mobius("slider", "solve", "grid:4x4", "--start", "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+                  "--time-limit", "0.5", cache=tmp_path)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout.startswith("TIMEOUT: the pattern tables were still being built at the time limit (")
+    assert "`mobius slider prepare grid:4x4`, continues it" in done.stdout
