@@ -16,14 +16,15 @@ both keep what was built); `prepare --verify` re-checks them completely
 (checksum, then entries against true distances: `mobius.cpmodel.slider.table_check`)
 and exits 5 after removing tables that fail. `solve` with a heuristic whose
 tables are not built yet builds them first the same way, after a line that
-says what and for about how long (a timeout during the build says so). Leaves out: modelling, solvability and solving, which live in
+says what and for about how long (with --json, only a terminal shows them;
+a timeout during the build says so). Leaves out: modelling, solvability and solving, which live in
 `mobius.cpmodel.slider`.
 """
 
 from __future__ import annotations
 
+import io
 import json
-import sys
 import time
 from typing import TYPE_CHECKING, Annotated, NoReturn, Optional, TextIO
 
@@ -214,26 +215,28 @@ def _tables_first(problem: SliderProblem, engine: Solver, time_limit: float | No
     searches: a line first says what and for how long, then the build shows its progress as `prepare`
     does (the first 15-puzzle solve otherwise sat silent for minutes). A TIMEOUT during the build says
     so. The time limit left for the search (None: none)."""
-    from mobius.cpmodel.slider.heuristics import partition_name, resolve_partition
+    from mobius.cpmodel.slider.heuristics import partition_name
     from mobius.cpmodel.slider.pdb_build import build_status
 
-    store = getattr(engine, "store", None)
-    if getattr(engine, "heuristic", None) != "pdb" or getattr(engine, "engine", None) != "compiled" or store is None:
+    tables_to_build = getattr(engine, "tables_to_build", None)  # the heuristic searches'
+    groups = tables_to_build(problem) if tables_to_build is not None else None
+    if groups is None:
         return time_limit
-    board, goal = problem.board, problem.goal
-    groups = resolve_partition(board, goal, getattr(engine, "partition", None), "compiled")
+    board, goal, store = problem.board, problem.goal, engine.store  # type: ignore[attr-defined]
     reached, total = build_status(board, goal, groups, store)
     if reached == total:
         return time_limit
     seconds = (total - reached) / BUILD_STATES_PER_S
     about = "a few seconds" if seconds < 10 else f"about {seconds:.0f} s" if seconds < 100 else \
         f"about {seconds / 60:.0f} min"
-    typer.echo(f"building the {partition_name(groups)} pattern tables of {board.label}, once "
-               f"({total - reached:,} states to reach: {about}); "
-               f"`mobius slider prepare {board.label}` builds them ahead", err=True)
+    first = (f"building the {partition_name(groups)} pattern tables of {board.label}, once "
+             f"({total - reached:,} states to reach: {about}); `mobius slider prepare {board.label}` builds them ahead")
     began = time.perf_counter()
     try:
-        _build_tables(board, goal, groups, "compiled", store, time_limit, sys.stderr)  # stdout: the answer
+        # As `prepare` shows it: a bar on a terminal's stderr, else lines on stdout before the answer,
+        # but none there with --json (stdout is the JSON; stderr keeps to errors and warnings).
+        _build_tables(board, goal, groups, "compiled", store, time_limit, io.StringIO() if as_json else None,
+                      first)
     except DeadlineExceeded:
         wall = time.perf_counter() - began
         emit(solve_payload("TIMEOUT", engine.name, wall, {"tables_reached": build_status(board, goal, groups,
@@ -398,13 +401,16 @@ def prepare_command(
 
 
 def _build_tables(board: Board, goal: State, groups: Partition, engine: str, store: TableStore,
-                  time_limit: float | None, stream: TextIO | None = None) -> str:
-    """Load or build the tables, a phase per group; the heuristic's name. DeadlineExceeded past the time
-    limit, what was built kept."""
+                  time_limit: float | None, stream: TextIO | None = None, first: str | None = None) -> str:
+    """Load or build the tables, a phase per group, after the line `first` if given (lines off a terminal
+    on `stream`, stdout by default); the heuristic's name. DeadlineExceeded past the time limit, what was
+    built kept."""
     from mobius.cpmodel.slider.heuristics import make_heuristic
     from mobius.progress import Phases, table_progress
 
     with Phases(stream) as phases:
+        if first is not None:
+            phases.line(first)
         try:
             phases.start(f"pattern tables for {board.label}: loading the search and any stored tables")
             heuristic = make_heuristic("pdb", board, goal, engine=engine, partition=groups, store=store,

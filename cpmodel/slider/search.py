@@ -42,6 +42,7 @@ from mobius.cpmodel.slider.heuristics import (
     HEURISTIC_NAMES,
     Estimator,
     Heuristic,
+    Partition,
     cached_heuristic,
     parse_partition,
     resolve_partition,
@@ -221,6 +222,14 @@ class _HeuristicSolver(TableKeeper, SolverBase):
     def store(self) -> TableStore | None:
         """Where this solver keeps its tables: the caller's store unless `cache` is off."""
         return self._store if self.cache else None
+
+    def tables_to_build(self, problem: SliderProblem) -> Partition | None:
+        """The tile groups of the compiled pattern tables this solver keeps in its store and would load or
+        build for `problem` before searching; None where it builds none there (another heuristic or
+        engine, or tables kept in memory only)."""
+        if self.heuristic != "pdb" or self.engine != "compiled" or self.store is None:
+            return None
+        return resolve_partition(problem.board, problem.goal, self.partition, self.engine)
 
     def available(self) -> str | None:
         if self.engine == "compiled" and importlib.util.find_spec("numba") is None:

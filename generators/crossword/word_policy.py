@@ -108,7 +108,7 @@ class RepeatPolicy:
     supply: Mapping[int, int] = field(default_factory=dict)
     gaps: Mapping[int, int] = field(default_factory=dict)  # recurring lengths -> puzzles between two uses
     kin: Mapping[int, float] = field(default_factory=dict)  # per length, the list's mean relatives of a word
-    # unique lengths whose words are barred once another of their family is an answer
+    # unique lengths whose words stand in the pack with no other word of their family (`family_bound`)
     family_lengths: frozenset[int] = frozenset()
 
     def recurring(self, length: int) -> bool:
