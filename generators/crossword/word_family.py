@@ -88,10 +88,7 @@ def family_pair(answers: Iterable[str]) -> tuple[str, str] | None:
 def relatives_in(words: Iterable[str]) -> Callable[[str], frozenset[str]]:
     """For a word list: a word -> the list's other words of its family (sharing the word or a lemma,
     `family_of`): USE -> USED, USES. The index is built once, so a pack asks it for every answer."""
-    members: dict[str, list[str]] = {}
-    for word in words:
-        for member in family_of(word):
-            members.setdefault(member, []).append(word)
+    members = _by_member(words)
 
     def relatives(word: str) -> frozenset[str]:
         return frozenset(kin for member in family_of(word) for kin in members.get(member, ()) if kin != word)
@@ -101,11 +98,17 @@ def relatives_in(words: Iterable[str]) -> Callable[[str], frozenset[str]]:
 def families_of(answers: Iterable[str]) -> list[list[str]]:
     """The families with two different answers or more among `answers` (sharing the word or a lemma,
     `family_of`), each sorted, in order: [["USE", "USED", "USES"], ...]."""
+    groups = _by_member(answers).values()
+    return [list(group) for group in sorted({tuple(sorted(group)) for group in groups if len(group) > 1})]
+
+
+def _by_member(words: Iterable[str]) -> dict[str, set[str]]:
+    """Each family key (`family_of`) -> the words holding it."""
     members: dict[str, set[str]] = {}
-    for answer in set(answers):
-        for member in family_of(answer):
-            members.setdefault(member, set()).add(answer)
-    return [list(group) for group in sorted({tuple(sorted(group)) for group in members.values() if len(group) > 1})]
+    for word in words:
+        for member in family_of(word):
+            members.setdefault(member, set()).add(word)
+    return members
 
 
 def derived(word: str, other: str) -> bool:
