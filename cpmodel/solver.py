@@ -304,6 +304,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
         "choco": "mobius.cpmodel.crossword.choco:ChocoFillSolver",
         "sat": "mobius.cpmodel.crossword.sat:SatFillSolver",
         "qxw": "mobius.cpmodel.crossword.qxw:QxwSolver",
+        "blacksquare": "mobius.cpmodel.crossword.blacksquare:BlacksquareSolver",
     },
     "slider": {
         "bfs": "mobius.cpmodel.slider.search:BfsSolver",

@@ -13,7 +13,8 @@ from mobius.cpmodel.crossword.grid import read_grid
 from mobius.cpmodel.crossword.lights import DEFAULT_MIN_LENGTH, find_lights
 from mobius.cpmodel.crossword.render import render_grid, render_lights
 from mobius.cpmodel.errors import InputError
-from mobius.cpmodel.solver import Status, budget_spent, budget_text, get_solver, parse_spec, require_usable, stats_text
+from mobius.cpmodel.solver import (Status, budget_spent, budget_text, get_solver, parse_spec, require_usable, solver_names,
+                                   stats_text)
 from mobius.exits import EXIT_INTERNAL, EXIT_NO_SOLUTION, EXIT_OK, EXIT_TIMEOUT
 from mobius.generators.puzzles import grid_clues
 from mobius.options import time_limit_option
@@ -71,7 +72,9 @@ def fill_command(
     grid: GridArg,
     surface: SurfaceOpt = None,
     dictionary: Annotated[str, typer.Option("--dict", help="Word list: en, en-small, words, or a file.")] = "en",
-    solver: Annotated[str, typer.Option(help="reference or cpsat (options: name:key=value,...).")] = "reference",
+    solver: Annotated[str, typer.Option(help=f"{', '.join(solver_names('crossword'))} (options: "
+                                             "name:key=value,...; reference runs compiled wherever its options "
+                                             "allow, reference:compiled=false is the pure-Python search).")] = "reference",
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,
     time_limit: Annotated[Optional[float], time_limit_option(
         "Seconds for the whole solve, set-up included")] = None,

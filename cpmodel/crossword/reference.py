@@ -12,7 +12,9 @@ always from the least penalised words left when the problem carries soft
 penalties (`penalty_tiers`), and each choice is followed by `forward_check`
 or by `ac3` (maintained arc consistency). Optional Luby restarts on a
 backtrack budget. A hard deadline is checked at every node and every few
-hundred arc revisions.
+hundred arc revisions. Wherever its options allow (dom/wdeg, MAC, no
+randomize or restarts), the same search runs compiled (`compiled.py`: node
+for node this one) unless ``compiled=false`` asks for this pure-Python one.
 
 Leaves out: the word index, the network and arc consistency
 (`propagation.py`), clue quality and fill scoring beyond the value order,
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -302,6 +305,39 @@ INFERENCES: dict[str, tuple[Infer, Infer]] = {
 }
 
 
+# Seconds of pure-Python search a process spends, under the default, before it loads the compiled kernels
+# (numba imported, the kernels read from their cache): about what loading them costs.
+LOAD_ALLOWANCE_S = 0.6
+COMPILED_MODULE = "mobius.cpmodel.crossword.compiled"
+
+
+@dataclass
+class Tiers:
+    """When the default search loads the compiled kernels in this process: a one-off cost (about
+    `LOAD_ALLOWANCE_S`) that pays for itself only over enough search. The pure-Python search runs until
+    the process has spent the allowance in it; a search cut short there starts again compiled (node for
+    node the same search, so the same answer and counters) and every later one runs compiled. A command
+    that fills one easy grid never loads numba, a long run loads it once, and neither pays more than
+    the allowance on top of the better choice in hindsight."""
+
+    spent_s: float = 0.0
+    bought: bool = False
+
+    def loaded(self) -> bool:
+        """Whether the kernels are loaded or being used in this process (the worst-answer probes load
+        them too): then every search runs compiled."""
+        return self.bought or COMPILED_MODULE in sys.modules
+
+    def allowance(self) -> float:
+        return max(0.0, LOAD_ALLOWANCE_S - self.spent_s)
+
+    def spend(self, seconds: float) -> None:
+        self.spent_s += seconds
+
+
+_TIERS = Tiers()
+
+
 @dataclass(frozen=True)
 class ReferenceSolver(SolverBase):
     """Backtracking fill with MRV or dom/wdeg, forward checking or MAC."""
@@ -318,28 +354,57 @@ class ReferenceSolver(SolverBase):
     max_backtracks: int | None = option(None, minimum=0, help="give up (TIMEOUT) after this many backtracks")
     # Packs use it to get many fills of one grid, each near the best.
     choices: int | None = option(None, minimum=1, help="seeded choice among this many best words at each step")
-    # The same search in numba (`compiled.py`): same nodes, same answer, a
-    # backtrack in tens of microseconds; for dom/wdeg with MAC, without randomize or restarts.
-    compiled: bool = option(False, help="run the search compiled (domwdeg, ac3; choices allowed)")
+    # The same search in numba (`compiled.py`): same nodes, same answer, a backtrack in tens of
+    # microseconds against a third of a millisecond; for dom/wdeg with MAC, without randomize or restarts.
+    # Unset, it is the default wherever the other options allow it (once the process has spent enough in
+    # the pure-Python search to pay for loading it: `Tiers`), since a user who takes the defaults should
+    # get the fastest correct search; compiled=false keeps the pure-Python search, the reference the
+    # compiled one is tested against.
+    compiled: bool | None = option(None, help="run the search compiled (domwdeg, ac3; choices allowed); "
+                                              "unset: compiled wherever the other options allow it")
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.compiled and (self.select, self.inference, self.randomize, self.restarts) != \
-                ("domwdeg", "ac3", False, False):
+        if self.compiled and not self.compilable:
             raise ValueError("compiled=true runs only select=domwdeg, inference=ac3, "
                              "without randomize or restarts")
 
+    @property
+    def compilable(self) -> bool:
+        """Whether the compiled search runs these options: dom/wdeg with MAC, without randomize or restarts."""
+        return (self.select, self.inference, self.randomize, self.restarts) == ("domwdeg", "ac3", False, False)
+
+    @property
+    def runs_compiled(self) -> bool:
+        """Whether `solve` runs the compiled search: as `compiled` says, or, unset, wherever it can."""
+        return self.compilable if self.compiled is None else self.compiled
+
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
-        if self.compiled:
-            from mobius.cpmodel.crossword import compiled  # numba loads only for the runs that ask for it
-            compiled.warm_up()  # compiling is start-up, not part of the time limit
         started = time.perf_counter()
         deadline = started + time_limit if time_limit is not None else math.inf
-        rng = random.Random(seed)
-
         budget = math.inf if self.max_backtracks is None else self.max_backtracks
-        if self.compiled:
-            return self._solve_compiled(problem, started, deadline, budget, seed)
+        if self.compiled is None and self.compilable and not _TIERS.loaded():
+            # Compiled by default, but the kernels' loading is bought only once the pure-Python search
+            # has cost the process as much (`Tiers`): the same search either way, so the same answer.
+            switch = started + _TIERS.allowance()
+            result = self._solve_python(problem, min(deadline, switch), budget, seed, started)
+            _TIERS.spend(time.perf_counter() - started)
+            if result.status is not Status.TIMEOUT or time.perf_counter() < switch or \
+                    time.perf_counter() >= deadline:
+                return result
+            _TIERS.bought = True
+        if not self.runs_compiled:
+            return self._solve_python(problem, deadline, budget, seed, started)
+        from mobius.cpmodel.crossword import compiled  # numba loads only for the runs that ask for it
+
+        loading = time.perf_counter()
+        compiled.warm_up()  # loading the kernels is start-up: not part of the time limit
+        return self._solve_compiled(problem, started, deadline + time.perf_counter() - loading, budget, seed)
+
+    def _solve_python(self, problem: FillProblem, deadline: float, budget: float, seed: int,
+                      started: float) -> SolveResult:
+        """The pure-Python search, out of time (TIMEOUT) at `deadline`."""
+        rng = random.Random(seed)
         st: SearchState | None = None
         initial_domain = 0
         try:

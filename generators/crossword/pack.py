@@ -218,8 +218,6 @@ class CrosswordPackSpec:
                 options[key] = str(max(kind(1), kind(float(options[key]) * share)))
         if name == "reference":
             options.setdefault("choices", "1" if plain else str(FILL_CHOICES))
-            if "compiled" not in options and _compiles(options):
-                options["compiled"] = "true"
         return _spec_string(name, options)
 
     @property
@@ -520,18 +518,6 @@ def _share_bonus(spec: CrosswordPackSpec, share: int) -> dict[str, int]:
 @lru_cache(maxsize=2)
 def _answer_penalties(spec: CrosswordPackSpec) -> dict[str, int]:
     return answer_penalties(spec.words(), spec.level, spec.fill_min_score, spec.clue_bank())
-
-
-def _compiles(options: dict[str, str]) -> bool:
-    """Whether the reference solver runs these options compiled (`compiled.py`: the same nodes, a
-    backtrack in tens of microseconds against a third of a millisecond; failed fills are most of a
-    big pack's fill time). A strategy only the pure-Python search has (MRV, forward checking,
-    randomize, restarts) is run there, as written."""
-    try:
-        get_solver("crossword", _spec_string("reference", {**options, "compiled": "true"}))
-    except ValueError:
-        return False
-    return True
 
 
 def _spec_string(name: str, options: dict[str, str]) -> str:

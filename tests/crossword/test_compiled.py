@@ -7,11 +7,13 @@ embedded list at the thresholds the worst-answer stage probes; a search run
 in pieces ends where one run ends, going on after each fill lists
 every fill of a brute-force enumeration once, and a search cut to a higher
 floor after each fill ends on the best worst answer; a damaged kernel cache
-is rebuilt, not believed."""
+is rebuilt, not believed; the default search loads the kernels only once the
+pure-Python search has cost as much, and answers alike either way."""
 
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import random
 import subprocess
@@ -35,7 +37,7 @@ from tests.generators.test_worst_answer import every_fill
 
 
 def both(problem: FillProblem, max_backtracks: int | None = None) -> tuple[SolveResult, SolveResult]:
-    python = ReferenceSolver(max_backtracks=max_backtracks).solve(problem)
+    python = ReferenceSolver(max_backtracks=max_backtracks, compiled=False).solve(problem)
     numba = ReferenceSolver(max_backtracks=max_backtracks, compiled=True).solve(problem)
     return python, numba
 
@@ -79,7 +81,7 @@ def test_the_compiled_search_expands_the_reference_nodes(instance: tuple[FillPro
 def test_a_seeded_pick_among_the_best_words_expands_the_same_nodes(instance: tuple[FillProblem, int | None],
                                                                    choices: int, seed: int) -> None:
     problem, budget = instance
-    python = ReferenceSolver(max_backtracks=budget, choices=choices).solve(problem, seed=seed)
+    python = ReferenceSolver(max_backtracks=budget, choices=choices, compiled=False).solve(problem, seed=seed)
     numba = ReferenceSolver(max_backtracks=budget, choices=choices, compiled=True).solve(problem, seed=seed)
     assert_same_search(python, numba, problem)
 
@@ -90,7 +92,7 @@ def test_seeded_picks_differ_by_seed_on_a_pack_grid() -> None:
                                     "mobius"), load("en"), FillRules(min_score=30))
     fills = set()
     for seed in range(4):
-        python = ReferenceSolver(max_backtracks=1000, choices=8).solve(problem, seed=seed)
+        python = ReferenceSolver(max_backtracks=1000, choices=8, compiled=False).solve(problem, seed=seed)
         numba = ReferenceSolver(max_backtracks=1000, choices=8, compiled=True).solve(problem, seed=seed)
         assert_same_search(python, numba, problem)
         if numba.status is Status.SOLVED:
@@ -246,3 +248,32 @@ def test_a_kernel_cache_file_that_is_no_regular_file_of_its_size_is_one_warning_
     assert damaged.stderr.startswith(f"mobius: warning: {index}: ") and damaged.stderr.count("\n") == 1
     again = run()
     assert (again.returncode, again.stdout.strip(), again.stderr) == (0, "SOLVED", "") and index.is_file()
+
+
+# A fresh process: the default search on the seed grid (easy: no numba), then, with the allowance cut to
+# nothing by the caller, a search that is cut at once and starts again compiled. Prints, per search, the
+# status, fill and counters, and whether numba was loaded.
+DEFAULT_TIERS = """
+import json, sys
+from mobius.cpmodel.crossword import reference
+from mobius.cpmodel.crossword.grid import make_grid
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.dictionaries import load
+reference.LOAD_ALLOWANCE_S = float(sys.argv[1])
+problem = FillProblem(make_grid(["#....", ".....", ".....", ".....", "....#"], "mobius"), load("en-small"),
+                      FillRules(min_length=3))
+for solver in (reference.ReferenceSolver(max_backtracks=5000), reference.ReferenceSolver(max_backtracks=5000, compiled=False)):
+    result = solver.solve(problem)
+    print(json.dumps([result.status.value, sorted((result.solution or {}).items()), result.stats["nodes"],
+                      result.stats["backtracks"], "numba" in sys.modules]))
+"""
+
+
+@pytest.mark.parametrize(("allowance", "compiled"), [("60", False), ("0", True)])
+def test_the_default_search_loads_the_kernels_only_once_it_has_cost_as_much_and_answers_alike(
+        allowance: str, compiled: bool) -> None:
+    out = subprocess.run([sys.executable, "-c", DEFAULT_TIERS, allowance], capture_output=True, text=True,
+                         check=True, timeout=300).stdout.splitlines()
+    default, python = (json.loads(line) for line in out)
+    assert default[:4] == python[:4]  # the same search, whichever engine ran it
+    assert default[4] is compiled  # numba loaded only when the allowance was spent

@@ -75,14 +75,18 @@ def test_the_progress_line_names_the_attempt_the_pack_waits_for(tmp_path: Path) 
     ("cpsat:maximize=true,search=cpsat,deterministic_time=3",
      "cpsat:child=false,deterministic_time=3,maximize=true,search=cpsat"),
     ("cpsat:maximize=false", "cpsat:child=false,deterministic_time=5.0,maximize=false"),
-    # A reference fill runs compiled unless the spec names a strategy only the Python search has.
-    ("reference", "reference:choices=8,compiled=true,max_backtracks=1000"),
-    ("reference:choices=3", "reference:choices=3,compiled=true,max_backtracks=1000"),
+    # A reference fill runs compiled (the solver's own default) unless the spec names a strategy only the
+    # Python search has, or asks for it.
+    ("reference", "reference:choices=8,max_backtracks=1000"),
+    ("reference:choices=3", "reference:choices=3,max_backtracks=1000"),
     ("reference:compiled=false", "reference:choices=8,compiled=false,max_backtracks=1000"),
     ("reference:randomize=true", "reference:choices=8,max_backtracks=1000,randomize=true"),
     ("reference:select=mrv", "reference:choices=8,max_backtracks=1000,select=mrv"),
-    ("reference:select=domwdeg", "reference:choices=8,compiled=true,max_backtracks=1000,select=domwdeg"),
+    ("reference:select=domwdeg", "reference:choices=8,max_backtracks=1000,select=domwdeg"),
 ])
 def test_the_pack_completes_each_solver_spec_with_its_budget_and_defaults(solver: str, spec: str) -> None:
     assert CrosswordPackSpec(count=1, width=7, height=5, solver=solver).solver_spec == spec
-    get_solver("crossword", spec)  # a spec the solver takes
+    taken = get_solver("crossword", spec)  # a spec the solver takes
+    if solver.startswith("reference"):
+        assert taken.runs_compiled == ("compiled=false" not in spec and "select=mrv" not in spec
+                                       and "randomize" not in spec)
