@@ -4,13 +4,15 @@ Covers: per (suite, family), each solver's time on each instance — the median
 over repeats, an undecided run counting as infinitely slow, so an instance is
 decided when at least half its repeats are (`instance_times`); the summary
 table (instances decided, run statuses, median and total time over decided
-instances, and the ratio to a baseline solver: the median over instances
-both decided of time / baseline time); a cactus plot (instances decided
+instances, the PAR-2 score competitions rank by — with repeats its spread
+over them — and the ratio to a baseline solver: the median over instances
+both decided of time / baseline time), with a row for the virtual best
+solver (per instance, the best time of any); a cactus plot (instances decided
 against time) and one scatter plot of per-instance times of the baseline
 against each other solver, undecided runs drawn on the time-limit line
 (matplotlib, Agg, PNG and SVG); a table of counters (nodes, table set-up
 time, how far TIMEOUT runs went past their limit); and `write_outputs`, which puts
-records.csv, records.json, report.md and the plots into one directory, each
+records.csv, summary.csv, records.json, report.md and the plots into one directory, each
 file written whole (`write_atomic`: never over a device, FIFO or socket).
 
 Leaves out: running anything and deciding what disagrees (`harness.py`, `agreement.py`).
@@ -26,7 +28,7 @@ import re
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,12 +51,16 @@ if TYPE_CHECKING:  # matplotlib loads only when a plot is drawn: reports and the
 
 # --- per-instance times -----------------------------------------------------------
 
+def run_time(r: Record) -> float:
+    """A run's time, inf when it decided nothing: undecided, or an answer the verifier rejects."""
+    return r.wall_s if r.decided and r.verified is not False and r.wall_s is not None else math.inf
+
+
 def instance_times(records: Iterable[Record]) -> dict[GroupKey, dict[str, dict[str, float]]]:
     """(suite, family) -> solver -> instance -> median time over repeats (inf = not decided)."""
     runs: dict[tuple[str, str, str, str], list[float]] = defaultdict(list)
     for r in records:
-        time_s = r.wall_s if r.decided and r.wall_s is not None else math.inf
-        runs[(r.suite, r.family, r.solver, r.instance)].append(time_s)
+        runs[(r.suite, r.family, r.solver, r.instance)].append(run_time(r))
     table: dict[GroupKey, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     for (suite, family, solver, instance), times in runs.items():
         # median_low: with an even number of repeats, decided in half of them still counts as decided
@@ -87,6 +93,32 @@ class SolverSummary:
     total_s: float
     ratio: float | None  # median per-instance ratio to the baseline
     common: int  # instances both this solver and the baseline decided
+    par2_s: float | None  # PAR-2: the times summed, an undecided instance counting twice the limit
+    par2_spread: tuple[float, float, float] | None  # with repeats: PAR-2 of each repeat, min, median, max
+
+
+# The row of the virtual best solver: per instance, the best time any solver of the group decided it in.
+VIRTUAL_BEST = "virtual best"
+
+
+def par2(times: Iterable[float], limit: float | None) -> float | None:
+    """The PAR-2 score of per-instance times: decided ones summed, each undecided one counting twice the
+    time limit (None without a limit)."""
+    if limit is None:
+        return None
+    return sum(t if math.isfinite(t) else 2 * limit for t in times)
+
+
+def _par2_spread(records: Sequence[Record], limit: float | None) -> tuple[float, float, float] | None:
+    """PAR-2 of each repeat on its own (min, median, max), None with one repeat or no limit."""
+    by_repeat: dict[int, list[float]] = defaultdict(list)
+    for r in records:
+        by_repeat[r.repeat].append(run_time(r))
+    scores = [par2(times, limit) for _, times in sorted(by_repeat.items())]
+    if len(scores) < 2 or limit is None:
+        return None
+    values = [score for score in scores if score is not None]
+    return min(values), statistics.median(values), max(values)
 
 
 def choose_baseline(solvers: Sequence[str], wanted: str | None) -> str:
@@ -114,20 +146,29 @@ def summarise(records: Sequence[Record], baseline: str | None) -> Summaries:
         statuses[(r.suite, r.family, r.solver)].append(r.status)
     result = {}
     for key, solvers in solver_order(records).items():
+        group = [r for r in records if (r.suite, r.family) == key]
+        limits = [r.time_limit_s for r in group if r.time_limit_s is not None]
+        limit = max(limits) if limits else None
         base = choose_baseline(solvers, baseline)
-        rows = [_summary(solver, times[key][solver], times[key][base], statuses[(*key, solver)]) for solver in solvers]
+        rows = [_summary(solver, times[key][solver], times[key][base], statuses[(*key, solver)], limit,
+                         [r for r in group if r.solver == solver]) for solver in solvers]
+        if len(solvers) > 1:
+            best = {i: min(times[key][solver].get(i, math.inf) for solver in solvers) for i in times[key][base]}
+            rows.append(_summary(VIRTUAL_BEST, best, times[key][base], [], limit, []))
         result[key] = (base, rows)
     return result
 
 
-def _summary(solver: str, times: Mapping[str, float], baseline: Mapping[str, float], runs: list[str]) -> SolverSummary:
+def _summary(solver: str, times: Mapping[str, float], baseline: Mapping[str, float], runs: list[str],
+             limit: float | None, records: Sequence[Record]) -> SolverSummary:
     decided = [t for t in times.values() if math.isfinite(t)]
     ratio, common = median_ratio(times, baseline)
     return SolverSummary(solver=solver, instances=len(times), decided=len(decided), runs=len(runs),
                          solved=runs.count(Status.SOLVED.value), unsat=runs.count(Status.UNSAT.value),
                          timeout=runs.count(Status.TIMEOUT.value), error=runs.count(Status.ERROR.value),
                          median_s=statistics.median(decided) if decided else None, total_s=sum(decided),
-                         ratio=ratio, common=common)
+                         ratio=ratio, common=common, par2_s=par2(times.values(), limit),
+                         par2_spread=_par2_spread(records, limit))
 
 
 def _seconds(value: float | None) -> str:
@@ -142,14 +183,26 @@ def markdown_rows(header: Sequence[str], rows: Sequence[Sequence[object]]) -> st
 
 
 def markdown_table(rows: Sequence[SolverSummary], baseline: str) -> str:
-    lines = ["| Solver | Decided | Solved | UNSAT | Timeout | Error | Median s | Total s | × baseline | Both decided |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    """The summary table; a column of PAR-2 over repeats where any row has repeats."""
+    spread = any(s.par2_spread for s in rows)
+    header = ["Solver", "Decided", "Solved", "UNSAT", "Timeout", "Error", "Median s", "Total s", "PAR-2 s",
+              *(["PAR-2 over repeats (min–median–max)"] if spread else []), "× baseline", "Both decided"]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
     for s in rows:
-        name = f"**{s.solver}** (baseline)" if s.solver == baseline else s.solver
-        ratio = "–" if s.ratio is None else f"{s.ratio:.2f}"
-        lines.append(f"| {name} | {s.decided}/{s.instances} | {s.solved} | {s.unsat} | {s.timeout} | {s.error} | "
-                     f"{_seconds(s.median_s)} | {s.total_s:.3f} | {ratio} | {s.common} |")
+        name = f"**{s.solver}** (baseline)" if s.solver == baseline else \
+            f"*{s.solver}*" if s.solver == VIRTUAL_BEST else s.solver
+        runs = ["–"] * 4 if s.solver == VIRTUAL_BEST else [s.solved, s.unsat, s.timeout, s.error]
+        repeats = ["–" if s.par2_spread is None else "–".join(f"{v:.3f}" for v in s.par2_spread)] if spread else []
+        cells = [name, f"{s.decided}/{s.instances}", *runs, _seconds(s.median_s), f"{s.total_s:.3f}",
+                 _seconds(s.par2_s), *repeats, "–" if s.ratio is None else f"{s.ratio:.2f}", s.common]
+        lines.append("| " + " | ".join(map(str, cells)) + " |")
     return "\n".join(lines)
+
+
+def summary_rows(summaries: Summaries) -> list[dict[str, Any]]:
+    """Every summary row with its suite, family and baseline: for summary.csv and records.json."""
+    return [{"suite": suite, "family": family, "baseline": base, **asdict(row)}
+            for (suite, family), (base, rows) in summaries.items() for row in rows]
 
 
 # --- plots -----------------------------------------------------------------------
@@ -232,18 +285,26 @@ def _csv_value(value: Any) -> Any:
     return json.dumps(value, sort_keys=True) if isinstance(value, (dict, list, tuple)) else value
 
 
-def write_records(records: Sequence[Record], out: Path, meta: Mapping[str, Any]) -> list[Path]:
-    columns = [f.name for f in fields(Record) if f.name not in CSV_OMITTED]
-    csv_path, json_path = out / "records.csv", out / "records.json"
+def csv_text(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> bytes:
     table = io.StringIO(newline="")
     writer = csv.DictWriter(table, fieldnames=columns, extrasaction="ignore")
     writer.writeheader()
-    for r in records:
-        writer.writerow({k: _csv_value(v) for k, v in r.to_json().items()})
-    write_atomic(csv_path, table.getvalue().encode("utf-8"))
-    write_atomic(json_path, json.dumps({"meta": dict(meta), "records": [r.to_json() for r in records]},
-                                       indent=1).encode("utf-8"))
-    return [csv_path, json_path]
+    for row in rows:
+        writer.writerow({k: _csv_value(v) for k, v in row.items()})
+    return table.getvalue().encode("utf-8")
+
+
+def write_records(records: Sequence[Record], out: Path, meta: Mapping[str, Any],
+                  summary: Sequence[Mapping[str, Any]]) -> list[Path]:
+    """records.csv and summary.csv (one row per solver, the virtual best included), and records.json
+    holding both."""
+    csv_path, json_path, summary_path = out / "records.csv", out / "records.json", out / "summary.csv"
+    write_atomic(csv_path, csv_text([r.to_json() for r in records],
+                                    [f.name for f in fields(Record) if f.name not in CSV_OMITTED]))
+    write_atomic(summary_path, csv_text(summary, list(summary[0]) if summary else []))
+    write_atomic(json_path, json.dumps({"meta": dict(meta), "records": [r.to_json() for r in records],
+                                        "summary": list(summary)}, indent=1).encode("utf-8"))
+    return [csv_path, summary_path, json_path]
 
 
 # The counters summarised beside the times, where a solver reports them.
@@ -287,11 +348,13 @@ def markdown_report(records: Sequence[Record], summaries: Summaries, disagreemen
         lines += ["## DISAGREEMENTS", ""] + [f"- **{d}**" for d in disagreements] + [""]
     for (suite, family), (base, rows) in summaries.items():
         lines += [f"## {suite} — {family} ({rows[0].instances} instances)", "", markdown_table(rows, base), ""]
-        lines += ["Time per instance: median over repeats, decided when at least half the repeats were. "
-                  "Median and total: over the instances the solver decided. × baseline: median over "
-                  f"instances both decided of time / time of {base}.", ""]
+        lines += ["Time per instance: median over repeats, decided when at least half the repeats were (an "
+                  "answer the verifier rejects decides nothing). Median and total: over the instances the "
+                  "solver decided. PAR-2: the times summed, each instance not decided counting twice the time "
+                  f"limit. × baseline: median over instances both decided of time / time of {base}. "
+                  f"{VIRTUAL_BEST.capitalize()}: per instance, the best time of any solver.", ""]
         group = [r for r in records if (r.suite, r.family) == (suite, family)]
-        counters = counters_table(group, [row.solver for row in rows])
+        counters = counters_table(group, [row.solver for row in rows if row.solver != VIRTUAL_BEST])
         if counters is not None:
             lines += [counters, "", "Counters over all runs (the solver's stats; setup_s: loading or building "
                       "tables). Overshoot: a TIMEOUT run's own wall time minus its time limit.", ""]
@@ -304,9 +367,9 @@ def write_outputs(records: Sequence[Record], out: Path, *, baseline: str | None,
                   disagreements: Sequence[Disagreement], notes: Sequence[str], meta: Mapping[str, Any]) -> list[Path]:
     """records.csv, records.json, the plots and report.md in `out` (created if needed)."""
     out.mkdir(parents=True, exist_ok=True)
-    written = write_records(records, out, meta)
     times = instance_times(records)
     summaries = summarise(records, baseline)
+    written = write_records(records, out, meta, summary_rows(summaries))
     plots = {key: plot_group(records, key, times[key], base, out) for key, (base, _) in summaries.items()}
     report = out / "report.md"
     write_atomic(report, markdown_report(records, summaries, disagreements, notes, meta, plots).encode("utf-8"))

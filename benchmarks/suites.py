@@ -35,6 +35,13 @@ The suites:
   tables, for every slider solver: how far past the limit each stops.
 - ``quick``: a few instances of each kind, for the tests (about a minute).
 
+`starts_suite` makes one of a user's slider starts on a board (``mobius
+bench --board B --starts FILE``), with known optimal lengths where the file
+gives them. `grid_suite` makes a suite of a user's own grids (files and directories of
+grid files, any format `crossword fill` reads) with a user's list, minimum
+light length and surface: ``mobius bench --grids``. Nothing is known of
+them in advance: the solvers must agree with one another.
+
 Leaves out: running anything (`harness.py`) and reporting (`report.py`).
 """
 
@@ -45,6 +52,7 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -55,7 +63,9 @@ from mobius.cpmodel.crossword.grid import Grid, from_json, read_grid, to_json
 from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
 from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.slider import verify as slider_verify
-from mobius.cpmodel.slider.board import SliderProblem, default_goal, preset, random_walk
+from mobius.cpmodel.inputs import parse_whole_number
+from mobius.cpmodel.slider.board import (SliderProblem, default_goal, load_board, parse_state, preset, random_walk,
+                                         start_lines)
 from mobius.dictionaries import load
 from mobius.generators.crossword.pack import CrosswordPackSpec
 from mobius.generators.pack import derive_seed
@@ -168,7 +178,7 @@ def encode_fill(problem: FillProblem, fill: Fill) -> list[str]:
 
 
 def build_slider(params: Mapping[str, Any]) -> SliderProblem:
-    board = preset(params["board"])
+    board = load_board(params["board"])  # a preset's name, or a board file's absolute path
     blanks = params.get("blanks", 1)
     goal = tuple(params["goal"]) if params.get("goal") else default_goal(board, blanks)
     return SliderProblem(board, tuple(params["start"]), goal, blanks)
@@ -346,6 +356,63 @@ def select_instances(instances: Sequence[Instance], patterns: Sequence[str]) -> 
     if not chosen:
         raise InputError(f"no instance matches {', '.join(patterns)}; names look like {instances[0].name!r}")
     return chosen
+
+
+# The name records and reports give a suite of the user's own grids.
+GRID_SUITE = "grids"
+
+
+def grid_suite(places: Sequence[str], dictionary: str, min_length: int, surface: str | None) -> Suite:
+    """A suite of the grids in `places` (files, and directories of grid files), each read now, so that a bad
+    file is refused in one line naming it before anything runs; instances are named by file stem."""
+    from mobius.generators.crossword.given_grids import grid_files
+
+    paths = [path for place in places for path in grid_files(Path(place))]
+    named: dict[str, Path] = {}
+    for path in paths:
+        if path.stem in named:
+            raise InputError(f"two grids named {path.stem!r}: {named[path.stem]} and {path}; instance names "
+                             "come from file names", source=str(path))
+        named[path.stem] = path
+    load(dictionary)  # refused here, in one line, rather than in every run's child
+    if Path(dictionary).is_file():
+        dictionary = str(Path(dictionary).resolve())  # the children read it wherever they run
+    instances = [Instance(GRID_SUITE, name, CROSSWORD, crossword_params(read_grid(path, surface), dictionary,
+                                                                        min_length))
+                 for name, path in named.items()]
+    return Suite(GRID_SUITE, f"{len(instances)} grids of the user's, {dictionary}, lights of {min_length}+",
+                 lambda seed: instances, {CROSSWORD: CROSSWORD_SOLVERS})
+
+
+# The name records and reports give a suite of the user's own slider starts.
+STARTS_SUITE = "starts"
+# Boards of at most this many vertices get every slider solver by default; larger ones only the searches
+# with pattern tables or a heuristic (breadth-first search and the time-expanded model cannot reach their
+# depths).
+SMALL_BOARD_VERTICES = 12
+LARGE_SLIDER_SOLVERS = ("idastar", "astar")
+
+
+def starts_suite(board_spec: str, starts: str) -> Suite:
+    """A suite of the starts in the file `starts` (one state a line, optionally `= N`, its known optimal
+    length) on the board `board_spec` (a preset's name or a board file), each reaching the default goal;
+    every line is read now, so a bad one is refused in one line naming it before anything runs."""
+    board = load_board(board_spec)
+    reference = str(Path(board_spec).resolve()) if Path(board_spec).is_file() else board_spec
+    instances = []
+    for number, line in start_lines(starts):
+        state, eq, known = line.partition("=")
+        where = f"{starts}, line {number}"
+        tiles = parse_state(state, board, f"{where}: start", 1)
+        length = parse_whole_number(known.strip(), f"{where}: the optimal length after '='", high=10**6) \
+            if eq else None
+        instances.append(Instance(STARTS_SUITE, f"start-{number}", SLIDER, {"board": reference, "start": list(tiles)},
+                                  expected_length=length))
+    if not instances:
+        raise InputError("no start in the file (expected one state a line)", source=starts)
+    solvers = SMALL_SLIDER_SOLVERS if board.n <= SMALL_BOARD_VERTICES else LARGE_SLIDER_SOLVERS
+    return Suite(STARTS_SUITE, f"{len(instances)} starts of the user's on {board_spec}", lambda seed: instances,
+                 {SLIDER: solvers})
 
 
 def get_suite(name: str) -> Suite:

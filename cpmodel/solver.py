@@ -5,14 +5,20 @@ Covers: `Status`, `SolveResult` and its stats written as text (`stat_text`,
 `Budget` (the deterministic work budget an option of a solver sets:
 `budget_of`, `budget_text` with the spec that raises it, and `budget_spent`:
 whether a TIMEOUT ran out of it rather than out of wall-clock time), and the registry that maps (family, name) to a solver, with variant specs such
-as ``reference:select=domwdeg,inference=ac3``. Leaves out: any solving; each
-solver lives in its own module and is imported only when asked for, so that
-loading the registry costs nothing.
+as ``reference:select=domwdeg,inference=ac3``. Other packages add solvers
+through the entry-point group `PLUGIN_GROUP` (``mobius.solvers``), each entry
+named ``FAMILY.NAME`` and pointing at a `SolverBase` subclass
+(``crossword.mysolver = "mypkg.solver:MySolver"``); a built-in name wins over
+a plugin's. Leaves out: any solving; each solver lives in its own module and
+is imported only when asked for, so that loading the registry costs nothing
+(the installed entry points are read only when a name is not built in, or
+the solvers are listed).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import importlib
 import math
@@ -318,9 +324,37 @@ _REGISTRY: dict[str, dict[str, str]] = {
 }
 
 
+# The entry-point group through which installed packages add solvers: entry names FAMILY.NAME.
+PLUGIN_GROUP = "mobius.solvers"
+
+
 def register(family: str, name: str, target: str) -> None:
-    """Add a solver ("module:Class") to the registry, e.g. an outside baseline."""
+    """Add a solver ("module:Class") to the registry in this process, e.g. an outside baseline."""
     _REGISTRY.setdefault(family, {})[name] = target
+
+
+@functools.lru_cache(maxsize=1)
+def plugin_solvers() -> dict[str, dict[str, tuple[str, str]]]:
+    """family -> name -> ("module:Class", the distribution that declares it) for every installed entry point
+    of `PLUGIN_GROUP` named FAMILY.NAME (others are ignored: they name no family)."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, dict[str, tuple[str, str]]] = {}
+    for entry in entry_points(group=PLUGIN_GROUP):
+        family, dot, name = entry.name.partition(".")
+        if dot and name:
+            found.setdefault(family, {})[name] = (entry.value, entry.dist.name if entry.dist else "?")
+    return found
+
+
+def _table(family: str, name: str | None = None) -> dict[str, str]:
+    """The solvers of `family`, name -> "module:Class": the built-in ones, and the plugins' where `name` is
+    not built in (or none is given: every solver listed)."""
+    builtin = _REGISTRY.get(family, {})
+    if name is not None and name in builtin:
+        return builtin
+    plugins = {n: target for n, (target, _) in plugin_solvers().get(family, {}).items()}
+    return {**plugins, **builtin}
 
 
 def default_slider_solver(blanks: int) -> str:
@@ -329,8 +363,9 @@ def default_slider_solver(blanks: int) -> str:
     return "idastar" if blanks == 1 else "bfs"
 
 
-def solver_names(family: str) -> list[str]:
-    return sorted(_REGISTRY.get(family, {}))
+def solver_names(family: str, *, plugins: bool = True) -> list[str]:
+    """The solvers of `family`: the built-in ones and, with `plugins`, those installed packages add."""
+    return sorted(_table(family) if plugins else _REGISTRY.get(family, {}))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -347,14 +382,29 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def solver_class(family: str, name: str) -> type:
     """The class registered as `name` in `family` (imported on first use)."""
-    table = _REGISTRY.get(family)
-    if table is None:
+    if family not in _REGISTRY:
         raise InputError(f"unknown puzzle family {family!r}; expected one of {', '.join(sorted(_REGISTRY))}")
+    table = _table(family, name)
     if name not in table:
         raise InputError(f"unknown {family} solver {name[:MAX_OPTION_CHARS]!r}; expected one of "
                          f"{', '.join(sorted(table))}")
     module_name, _, class_name = table[name].partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    if name in _REGISTRY[family]:
+        return getattr(importlib.import_module(module_name), class_name)
+    return _plugin_class(family, name, module_name, class_name)
+
+
+def _plugin_class(family: str, name: str, module_name: str, class_name: str) -> type:
+    """A plugin's solver class, or one InputError saying what is wrong with it."""
+    where = f"the {family} solver {name!r} of the installed plugin {plugin_solvers()[family][name][1]!r}"
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        raise InputError(f"{where} cannot be loaded ({module_name}:{class_name}: {exc})") from None
+    if not (isinstance(cls, type) and issubclass(cls, SolverBase) and dataclasses.is_dataclass(cls)):
+        raise InputError(f"{where} is not a solver: {module_name}:{class_name} should be a dataclass subclass of "
+                         "mobius.cpmodel.solver.SolverBase")
+    return cls
 
 
 def get_solver(family: str, spec: str) -> Solver:

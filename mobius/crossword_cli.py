@@ -72,7 +72,7 @@ def fill_command(
     grid: GridArg,
     surface: SurfaceOpt = None,
     dictionary: Annotated[str, typer.Option("--dict", help="Word list: en, en-small, words, or a file.")] = "en",
-    solver: Annotated[str, typer.Option(help=f"{', '.join(solver_names('crossword'))} (options: "
+    solver: Annotated[str, typer.Option(help=f"{', '.join(solver_names('crossword', plugins=False))} or an installed plugin's (options: "
                                              "name:key=value,...; reference runs compiled wherever its options "
                                              "allow, reference:compiled=false is the pure-Python search).")] = "reference",
     seed: Annotated[int, typer.Option(help="Seed for every random choice.")] = 0,

@@ -33,7 +33,7 @@ import typer
 from mobius.cpmodel.deadline import DeadlineExceeded, deadline_of
 from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.inputs import read_text_bounded
-from mobius.cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state
+from mobius.cpmodel.slider.board import SliderProblem, default_goal, load_board, parse_state, start_lines
 from mobius.cpmodel.solver import (
     Solver,
     SolveResult,
@@ -67,7 +67,6 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tex
 # with room for formatting.
 MAX_STATE_BYTES = 1 << 20
 # A starts file: thousands of 15-puzzle states, or a few large ones.
-MAX_STARTS_BYTES = 16 << 20
 # States a pattern-table build reaches per second, for the estimate `solve` gives before building (a
 # little under what was measured): the 15-puzzle's 7-8 tables, 1,565,040,960 states, were built in 162 s
 # on a shared 2-core AMD EPYC (benchmarks/RESULTS.md, "The first 15-puzzle solve").
@@ -304,13 +303,6 @@ def solve_all_command(
 
 # Exit code of a batch: its worst start's (an internal error over a timeout over an unreachable goal).
 BATCH_EXITS = {"SOLVED": EXIT_OK, "UNREACHABLE": EXIT_NO_SOLUTION, "TIMEOUT": EXIT_TIMEOUT, "ERROR": EXIT_INTERNAL}
-
-
-def start_lines(path: str) -> list[tuple[int, str]]:
-    """(line number, state) of each state of a starts file: comments cut, blank lines skipped."""
-    text = read_text_bounded(path, MAX_STARTS_BYTES, "starts file")
-    lines = ((number, line.split("#", 1)[0]) for number, line in enumerate(text.splitlines(), start=1))
-    return [(number, state) for number, state in lines if state.strip()]
 
 
 # --- check ---------------------------------------------------------------------------

@@ -41,6 +41,7 @@ MAX_EDGES = 10 * MAX_VERTICES // 2
 # A board file at the limits is about 8 MB as an edge list and a little more
 # as JSON with a layout; twice that covers names and formatting.
 MAX_BOARD_BYTES = 16 * 1024 * 1024
+MAX_STARTS_BYTES = 16 * 1024 * 1024  # a starts file: a state a line
 # Characters of a board's name and of each vertex name: a board is named
 # after its file by default, and file names run to 255 characters.
 MAX_NAME_CHARS = 255
@@ -344,6 +345,14 @@ def load_board(spec: str) -> Board:
 
 
 # --- states and problems ----------------------------------------------------------
+
+def start_lines(path: str) -> list[tuple[int, str]]:
+    """(line number, text) of each line of a starts file (one state a line): comments ('#') cut, blank
+    lines skipped."""
+    text = read_text_bounded(path, MAX_STARTS_BYTES, "starts file")
+    lines = ((number, line.split("#", 1)[0]) for number, line in enumerate(text.splitlines(), start=1))
+    return [(number, state) for number, state in lines if state.strip()]
+
 
 def default_goal(board: Board, blanks: int = 1) -> State:
     """Tile v on vertex v; with k blanks, vertices 0…k−1 are blank."""

@@ -50,7 +50,7 @@ class GivenGrids:
 
 def read_given(places: Sequence[Path]) -> GivenGrids:
     """The grids of `places` (files, and directories of grid files), checked (see the module docstring)."""
-    files = [path for place in places for path in _grid_files(place)]
+    files = [path for place in places for path in grid_files(place)]
     if len(files) > MAX_GIVEN:
         raise InputError(f"--patterns gives {len(files)} grids; at most {MAX_GIVEN}")
     grids = [(str(path), _empty_grid(path)) for path in files]
@@ -65,7 +65,7 @@ def read_given(places: Sequence[Path]) -> GivenGrids:
                       first.height, first.surface.name, min(_min_length(grid) for _, grid in grids))
 
 
-def _grid_files(place: Path) -> list[Path]:
+def grid_files(place: Path) -> list[Path]:
     """`place` itself, or the grid files of a directory, sorted by name."""
     if not place.is_dir():
         return [place]

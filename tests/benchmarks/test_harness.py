@@ -29,7 +29,8 @@ from mobius.benchmarks import harness
 from mobius.benchmarks.agreement import check_agreement
 from mobius.benchmarks.harness import Job, Record, RunConfig, make_record, run_jobs
 from mobius.benchmarks.solver_plan import parse_solver_list, plan_solvers
-from mobius.benchmarks.report import counters_table, instance_times, markdown_table, median_ratio, summarise, write_outputs
+from mobius.benchmarks.report import (VIRTUAL_BEST, counters_table, instance_times, markdown_table, median_ratio,
+                                      summarise, write_outputs)
 from mobius.benchmarks.suites import CROSSWORD, SLIDER, SUITES, Instance, Suite, crossword_params, get_suite
 from mobius.cpmodel import solver as solver_module
 from mobius.cpmodel.crossword.grid import make_grid
@@ -292,9 +293,25 @@ def test_summary_table_counts_statuses_and_times() -> None:
     assert fast.median_s == 0.5 and fast.total_s == 1.0
     assert fast.ratio == pytest.approx(0.375) and fast.common == 2  # median of 0.5 and 0.25
     assert by_solver["base"].median_s == 2.0 and by_solver["base"].total_s == 7.0
+    assert fast.par2_s == 21.0 and by_solver["base"].par2_s == 7.0  # the timeout counts twice the 10 s limit
+    best = by_solver[VIRTUAL_BEST]  # per instance the best time of either: 0.5, 0.5, 4.0
+    assert (best.decided, best.median_s, best.total_s, best.par2_s) == (3, 0.5, 5.0, 5.0)
     table = markdown_table(rows, base)
-    assert "| fast | 2/3 | 2 | 0 | 1 | 0 | 0.500 | 1.000 | 0.38 | 2 |" in table
+    assert "| fast | 2/3 | 2 | 0 | 1 | 0 | 0.500 | 1.000 | 21.000 | 0.38 | 2 |" in table
+    assert "| *virtual best* | 3/3 | – | – | – | – | 0.500 | 5.000 | 5.000 | 0.50 | 3 |" in table  # ratios 0.5, 0.25, 1
     assert "**base** (baseline)" in table
+
+
+def test_a_rejected_answer_decides_nothing_and_repeats_give_the_spread_of_par2() -> None:
+    runs = [record("a", "i1", wall_s=1.0, repeat=0), record("a", "i1", wall_s=3.0, repeat=1),
+            record("a", "i2", wall_s=2.0, repeat=0), record("a", "i2", wall_s=2.0, repeat=1, verified=False),
+            record("a", "i2", wall_s=2.0, repeat=2, verified=False), record("a", "i1", wall_s=5.0, repeat=2)]
+    (_, rows), = summarise(runs, "a").values()
+    (a,) = rows  # one solver: no virtual best row
+    assert a.decided == 1  # i2 was rejected in two of its three repeats
+    assert a.par2_spread == (3.0, 23.0, 25.0)  # repeat 0: 1 + 2; repeat 1: 3 + 20; repeat 2: 5 + 20
+    assert "PAR-2 over repeats (min–median–max)" in markdown_table(rows, "a")
+    assert "3.000–23.000–25.000" in markdown_table(rows, "a")
 
 
 # --- Qxw -----------------------------------------------------------------------
