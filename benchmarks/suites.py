@@ -415,7 +415,93 @@ def starts_suite(board_spec: str, starts: str) -> Suite:
                  {SLIDER: solvers})
 
 
+# The keys a suite file may hold, with what each is.
+SUITE_FILE_KEYS = {"grids": "grid files or folders (a list, or one)", "dict": "the word list", "min_length":
+                   "the shortest light", "surface": "every grid's surface", "board": "the slider board",
+                   "starts": "the slider starts file"}
+MAX_SUITE_FILE_BYTES = 1 << 20
+
+
+def suite_file(path: str) -> Suite:
+    """The suite a TOML file names: ``grids`` (with ``dict``, ``min_length``, ``surface``) or ``board`` and
+    ``starts``; paths in it are relative to its folder. Three lines do:
+
+        grids = ["my-grids"]
+        dict = "words"
+        min_length = 2
+    """
+    import tomllib
+
+    from mobius.cpmodel.inputs import read_text_bounded
+
+    try:
+        data = tomllib.loads(read_text_bounded(path, MAX_SUITE_FILE_BYTES, "suite file"))
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"not a TOML suite file: {exc}", source=path) from None
+    unknown = sorted(set(data) - set(SUITE_FILE_KEYS))
+    if unknown:
+        raise InputError(f"unknown key {unknown[0]!r}; a suite file holds "
+                         + ", ".join(f"{k} ({what})" for k, what in SUITE_FILE_KEYS.items()), source=path)
+    here = Path(path).resolve().parent
+
+    def text(key: str, default: str | None = None) -> str | None:
+        value = data.get(key, default)
+        if value is not None and not isinstance(value, str):
+            raise InputError(f"{key} = {value!r}: expected a string", source=path)
+        return value
+
+    def place(value: str) -> str:
+        return str(here / value) if not Path(value).is_absolute() else value
+
+    if ("grids" in data) == ("starts" in data):
+        raise InputError("a suite file names grids (grids = [...]) or slider starts (board, starts), one of them",
+                         source=path)
+    if "starts" in data:
+        board = text("board")
+        if board is None:
+            raise InputError("starts need their board (board = \"grid:3x3\" or a board file)", source=path)
+        return starts_suite(place(board) if Path(here / board).is_file() else board, place(str(text("starts"))))
+    grids = data["grids"] if isinstance(data["grids"], list) else [data["grids"]]
+    if not grids or not all(isinstance(g, str) for g in grids):
+        raise InputError(f"grids = {data['grids']!r}: expected a path or a list of paths", source=path)
+    min_length = data.get("min_length", 2)
+    if not isinstance(min_length, int) or isinstance(min_length, bool) or min_length < 1:
+        raise InputError(f"min_length = {min_length!r}: expected a whole number from 1", source=path)
+    dictionary = str(text("dict", "en"))
+    if Path(here / dictionary).is_file():
+        dictionary = place(dictionary)
+    return grid_suite([place(g) for g in grids], dictionary, min_length, text("surface"))
+
+
+# The file name ending each export format gets (ACE reads XCSP3 only from a file named .xml).
+EXPORT_SUFFIXES = {"mzn": ".mzn", "dzn": ".dzn", "xcsp3": ".xml", "cnf": ".cnf"}
+
+
+def export_suite(instances: Sequence[Instance], fmt: str, out: Path, force: bool) -> list[Path]:
+    """Each instance written to `out` as NAME + the format's suffix, as `mobius export-instance` writes one (a
+    slider start at its first horizon); an existing file is refused unless `force`, before any is written."""
+    from mobius.cpmodel.files import write_atomic
+    from mobius.cpmodel.instances import FORMATS, crossword_instance, first_horizon, slider_instance
+
+    if fmt not in FORMATS:
+        raise InputError(f"--export {fmt!r}: expected one of {', '.join(FORMATS)}")
+    paths = [out / f"{instance.name}{EXPORT_SUFFIXES[fmt]}" for instance in instances]
+    taken = [path for path in paths if path.exists()]
+    if taken and not force:
+        raise InputError(f"{taken[0]} exists (and {len(taken) - 1} more); --force replaces them")
+    out.mkdir(parents=True, exist_ok=True)
+    for instance, path in zip(instances, paths):
+        problem = FAMILIES[instance.family].build(instance.params)
+        text = crossword_instance(problem, fmt) if instance.family == CROSSWORD else \
+            slider_instance(problem, fmt, horizon=first_horizon(problem))
+        write_atomic(path, text.encode("utf-8"))
+    return paths
+
+
 def get_suite(name: str) -> Suite:
+    """A built-in suite by name, or the suite a TOML file at `name` describes (`suite_file`)."""
+    if name not in SUITES and name.endswith(".toml") and Path(name).is_file():
+        return suite_file(name)
     if name not in SUITES:
-        raise InputError(f"unknown suite {name!r}; expected one of {', '.join(SUITES)}")
+        raise InputError(f"unknown suite {name!r}; expected one of {', '.join(SUITES)}, or a suite file (.toml)")
     return SUITES[name]

@@ -71,6 +71,9 @@ InstancesOpt = Annotated[Optional[str], typer.Option(
                         "the shell passes * and ? on instead of matching them against files.")]
 OutOpt = Annotated[Optional[Path], typer.Option(
     "--out", help="Directory for records.csv/json, summary.csv, report.md and the plots (required for a run).")]
+ExportOpt = Annotated[Optional[str], typer.Option(
+    "--export", help="Write the instances to --out as mzn, dzn, xcsp3 or cnf files (as export-instance writes one; "
+                     "sliders at their first horizon) instead of running them.")]
 ListSolversOpt = Annotated[bool, typer.Option(
     "--list-solvers", help="List every solver, built in or added by an installed plugin (entry-point group "
                            "mobius.solvers), with whether it can run here, and exit.")]
@@ -111,7 +114,7 @@ def bench(out: OutOpt = None, suite: SuiteOpt = None, grids: GridsOpt = None, di
           starts: StartsOpt = None, solvers: SolversOpt = None,
           time_limit: TimeLimitOpt = None, repeats: RepeatsOpt = 1, jobs: JobsOpt = 1, seed: SeedOpt = 0,
           baseline: BaselineOpt = None, instances: InstancesOpt = None, force: ForceOpt = False,
-          list_solvers: ListSolversOpt = False) -> None:
+          export: ExportOpt = None, list_solvers: ListSolversOpt = False) -> None:
     """Run every solver on every instance of a suite (or of your own grids), check they agree, and report."""
     if list_solvers:
         print(solvers_text())
@@ -124,12 +127,13 @@ def bench(out: OutOpt = None, suite: SuiteOpt = None, grids: GridsOpt = None, di
                          "starts (--board B --starts FILE)" + (f", not {' and '.join(given)}" if given else ""))
     if (board is None) != (starts is None):
         raise InputError("--board and --starts go together: the starts are states of the board")
-    check_out_dir(out, force, RESULT_FILES)  # before the suite is built and run, which can take minutes
+    if export is None:
+        check_out_dir(out, force, RESULT_FILES)  # before the suite is built and run, which can take minutes
     from mobius.benchmarks.agreement import check_agreement, errors_of
     from mobius.benchmarks.harness import RunConfig, make_jobs, run_jobs
     from mobius.benchmarks.solver_plan import parse_solver_list, plan_solvers
     from mobius.benchmarks.report import write_outputs
-    from mobius.benchmarks.suites import get_suite, grid_suite, select_instances, starts_suite
+    from mobius.benchmarks.suites import export_suite, get_suite, grid_suite, select_instances, starts_suite
 
     chosen = get_suite(suite) if suite is not None else \
         grid_suite([str(place) for place in grids], dictionary, min_length, surface) if grids else \
@@ -137,6 +141,10 @@ def bench(out: OutOpt = None, suite: SuiteOpt = None, grids: GridsOpt = None, di
     config = RunConfig(time_limit=chosen.time_limit if time_limit is None else time_limit, repeats=repeats,
                        jobs=jobs, seed=seed)
     selected = select_instances(chosen.build(seed), [p.strip() for p in (instances or "").split(",") if p.strip()])
+    if export is not None:
+        written = export_suite(selected, export, out, force)
+        print(f"wrote {len(written)} {export} instance{'s' if len(written) != 1 else ''} of {chosen.name} to {out}")
+        return
     plan = plan_solvers(chosen, {i.family for i in selected}, parse_solver_list(solvers) if solvers else None)
     if baseline is not None:
         plan.require(baseline)

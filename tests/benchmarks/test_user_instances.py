@@ -82,3 +82,33 @@ def test_bad_user_instances_are_one_line(tmp_path: Path, args: tuple[str, ...], 
     starts.write_text("1 0 2 3 4 5 6 7 = 1\n")
     given = [str(starts) if a == "STARTS" else str(VANBEEK) if a == "GRIDS" else a for a in args]
     refused("bench", *given, "--out", tmp_path / "out", match=match)
+
+
+def test_a_three_line_suite_file_runs_and_a_bad_key_is_one_line(tmp_path: Path) -> None:
+    grid_folder(tmp_path)
+    suite = tmp_path / "mine.toml"
+    suite.write_text('grids = ["grids"]\ndict = "words"\nmin_length = 2\n')  # paths relative to the file
+    done = mobius("bench", "--suite", suite, "--solvers", "reference", "--out", tmp_path / "out", timeout=600)
+    assert done.returncode == 0, done.stderr
+    records = json.loads((tmp_path / "out" / "records.json").read_text())["records"]
+    assert sorted(r["instance"] for r in records) == ["05.01", "05.02", "from-qxw"]
+    suite.write_text('grid = ["grids"]\n')
+    refused("bench", "--suite", suite, "--out", tmp_path / "out2", match=("mine.toml", "unknown key 'grid'"))
+
+
+def test_a_users_suite_is_exported_instance_by_instance_as_export_instance_writes_one(tmp_path: Path) -> None:
+    folder = grid_folder(tmp_path)
+    out = tmp_path / "mzn"
+    done = mobius("bench", "--grids", folder, "--dict", "words", "--export", "mzn", "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["05.01.mzn", "05.02.mzn", "from-qxw.mzn"]
+    single = tmp_path / "single.mzn"
+    alone = mobius("export-instance", folder / "05.01.txt", "--format", "mzn", "--dict", "words", "--min-length", 2,
+                   "--out", single)
+    assert alone.returncode == 0, alone.stderr
+    assert (out / "05.01.mzn").read_bytes() == single.read_bytes()
+    refused("bench", "--grids", folder, "--dict", "words", "--export", "mzn", "--out", out, match="--force")
+    starts = tmp_path / "starts.txt"
+    starts.write_text("1 0 2 3 4 5 6 7 8 = 1\n")
+    done = mobius("bench", "--board", "grid:3x3", "--starts", starts, "--export", "cnf", "--out", tmp_path / "cnf")
+    assert done.returncode == 0 and (tmp_path / "cnf" / "start-1.cnf").read_text().startswith("c slider, exactly 1")
