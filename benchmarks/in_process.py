@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -28,6 +29,7 @@ from pathlib import Path
 from collections.abc import Sequence
 from typing import Any
 
+from mobius.benchmarks.report import median_ratio
 from mobius.benchmarks.suites import FAMILIES, CROSSWORD, vanbeek_instances
 from mobius.cpmodel.files import write_atomic
 from mobius.cpmodel.solver import Status, get_solver
@@ -62,22 +64,26 @@ def measure(specs: Sequence[str], names: Sequence[str], time_limit: float) -> di
     return results
 
 
-def decided(row: dict[str, Any]) -> bool:
-    return row["status"] in (Status.SOLVED.value, Status.UNSAT.value) and not row["rejected"]
+def seconds_of(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """instance -> seconds, inf where the solver decided nothing (an answer the verifier rejects included)."""
+    return {row["instance"]: row["seconds"] if row["status"] in (Status.SOLVED.value, Status.UNSAT.value)
+            and not row["rejected"] else math.inf for row in rows}
 
 
 def table(results: dict[str, list[dict[str, Any]]], baseline: str) -> str:
     """The markdown table: decided, median seconds and median ratio to `baseline` on the grids both decided."""
-    base = {row["instance"]: row for row in results[baseline]}
+    base = seconds_of(results[baseline])
     lines = ["| solver | decided | rejected fills | median s (both decided) | median ratio to " + baseline + " |",
              "|---|---:|---:|---:|---:|"]
     for spec, rows in results.items():
-        both = [row for row in rows if decided(row) and decided(base[row["instance"]])]
-        median = statistics.median(row["seconds"] for row in both) if both else float("nan")
-        ratio = statistics.median(row["seconds"] / base[row["instance"]]["seconds"] for row in both) \
-            if both else float("nan")
+        times = seconds_of(rows)
+        both = [t for i, t in times.items() if math.isfinite(t) and math.isfinite(base[i])]
+        median = statistics.median(both) if both else math.nan
+        ratio, _ = median_ratio(times, base)
         rejected = sum(1 for row in rows if row["rejected"])
-        lines.append(f"| {spec} | {sum(map(decided, rows))}/{len(rows)} | {rejected} | {median:.3f} | {ratio:.2f} |")
+        decided = sum(map(math.isfinite, times.values()))
+        lines.append(f"| {spec} | {decided}/{len(rows)} | {rejected} | {median:.3f} | "
+                     f"{math.nan if ratio is None else ratio:.2f} |")
     return "\n".join(lines)
 
 

@@ -362,6 +362,13 @@ def select_instances(instances: Sequence[Instance], patterns: Sequence[str]) -> 
 GRID_SUITE = "grids"
 
 
+def file_or_name(value: str, base: Path = Path(".")) -> str:
+    """`value` as the run's children read it wherever they run: a file's absolute path (relative to
+    `base`), or, where no such file exists, `value` itself (an embedded list's or a preset board's name)."""
+    path = base / value
+    return str(path.resolve()) if path.is_file() else value
+
+
 def grid_suite(places: Sequence[str], dictionary: str, min_length: int, surface: str | None) -> Suite:
     """A suite of the grids in `places` (files, and directories of grid files), each read now, so that a bad
     file is refused in one line naming it before anything runs; instances are named by file stem."""
@@ -375,8 +382,7 @@ def grid_suite(places: Sequence[str], dictionary: str, min_length: int, surface:
                              "come from file names", source=str(path))
         named[path.stem] = path
     load(dictionary)  # refused here, in one line, rather than in every run's child
-    if Path(dictionary).is_file():
-        dictionary = str(Path(dictionary).resolve())  # the children read it wherever they run
+    dictionary = file_or_name(dictionary)
     instances = [Instance(GRID_SUITE, name, CROSSWORD, crossword_params(read_grid(path, surface), dictionary,
                                                                         min_length))
                  for name, path in named.items()]
@@ -398,7 +404,7 @@ def starts_suite(board_spec: str, starts: str) -> Suite:
     length) on the board `board_spec` (a preset's name or a board file), each reaching the default goal;
     every line is read now, so a bad one is refused in one line naming it before anything runs."""
     board = load_board(board_spec)
-    reference = str(Path(board_spec).resolve()) if Path(board_spec).is_file() else board_spec
+    reference = file_or_name(board_spec)
     instances = []
     for number, line in start_lines(starts):
         state, eq, known = line.partition("=")
@@ -450,9 +456,6 @@ def suite_file(path: str) -> Suite:
             raise InputError(f"{key} = {value!r}: expected a string", source=path)
         return value
 
-    def place(value: str) -> str:
-        return str(here / value) if not Path(value).is_absolute() else value
-
     if ("grids" in data) == ("starts" in data):
         raise InputError("a suite file names grids (grids = [...]) or slider starts (board, starts), one of them",
                          source=path)
@@ -460,17 +463,15 @@ def suite_file(path: str) -> Suite:
         board = text("board")
         if board is None:
             raise InputError("starts need their board (board = \"grid:3x3\" or a board file)", source=path)
-        return starts_suite(place(board) if Path(here / board).is_file() else board, place(str(text("starts"))))
+        return starts_suite(file_or_name(board, here), str(here / str(text("starts"))))
     grids = data["grids"] if isinstance(data["grids"], list) else [data["grids"]]
     if not grids or not all(isinstance(g, str) for g in grids):
         raise InputError(f"grids = {data['grids']!r}: expected a path or a list of paths", source=path)
     min_length = data.get("min_length", 2)
     if not isinstance(min_length, int) or isinstance(min_length, bool) or min_length < 1:
         raise InputError(f"min_length = {min_length!r}: expected a whole number from 1", source=path)
-    dictionary = str(text("dict", "en"))
-    if Path(here / dictionary).is_file():
-        dictionary = place(dictionary)
-    return grid_suite([place(g) for g in grids], dictionary, min_length, text("surface"))
+    dictionary = file_or_name(str(text("dict", "en")), here)
+    return grid_suite([str(here / g) for g in grids], dictionary, min_length, text("surface"))
 
 
 # The file name ending each export format gets (ACE reads XCSP3 only from a file named .xml).
@@ -486,9 +487,13 @@ def export_suite(instances: Sequence[Instance], fmt: str, out: Path, force: bool
     if fmt not in FORMATS:
         raise InputError(f"--export {fmt!r}: expected one of {', '.join(FORMATS)}")
     paths = [out / f"{instance.name}{EXPORT_SUFFIXES[fmt]}" for instance in instances]
+    if out.exists() and not out.is_dir():
+        raise InputError("not a directory: --out with --export names the directory the instance files go to",
+                         source=str(out))
     taken = [path for path in paths if path.exists()]
     if taken and not force:
-        raise InputError(f"{taken[0]} exists (and {len(taken) - 1} more); --force replaces them")
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise InputError(f"{taken[0]} exists{more}; --force replaces it")
     out.mkdir(parents=True, exist_ok=True)
     for instance, path in zip(instances, paths):
         problem = FAMILIES[instance.family].build(instance.params)

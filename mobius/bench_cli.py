@@ -90,10 +90,9 @@ def solvers_text() -> str:
     lines = []
     for family in ("crossword", "slider"):
         lines.append(f"{family}:")
-        plugins = plugin_solvers().get(family, {})
+        plugins, builtin = plugin_solvers().get(family, {}), set(solver_names(family, plugins=False))
         for name in solver_names(family):
-            origin = f"plugin {plugins[name][1]} ({plugins[name][0]})" \
-                if name in plugins and name not in solver_names(family, plugins=False) else "built in"
+            origin = "built in" if name in builtin else f"plugin {plugins[name][1]} ({plugins[name][0]})"
             try:
                 refusal = get_solver(family, name).available()
             except InputError as exc:  # a plugin that cannot be loaded says why, and the list goes on

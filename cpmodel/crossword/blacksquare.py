@@ -140,9 +140,9 @@ def handed_words(words: WordList, min_score: int, excluded: frozenset[str]) -> A
 
 def grid_cells(problem: FillProblem) -> list[list[str]]:
     """The grid as blacksquare's rows: '#' a block, a letter where one is given, ' ' open."""
-    grid = problem.grid
-    return [["#" if ch == BLOCK else grid.letters.get((x, y), " ") for x, ch in enumerate(row)]
-            for y, row in enumerate(grid.rows)]
+    letters = problem.grid.letters
+    return [["#" if ch == BLOCK else letters.get((x, y), " ") for x, ch in enumerate(row)]
+            for y, row in enumerate(problem.grid.rows)]
 
 
 def read_cells(filled: Any, problem: FillProblem) -> Fill:
