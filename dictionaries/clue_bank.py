@@ -27,6 +27,7 @@ from lemminflect import getAllInflections, getAllLemmas
 from mobius.dictionaries.clue_text import (
     CLIPPED,
     SHARES_PART,
+    WITHOUT_PREFIX,
     COMPARATIVE,
     MAX_BLANK_WORDS,
     MAX_FUNCTION_BLANK_WORDS,
@@ -113,7 +114,8 @@ RULE_LONG_BLANK = "fill-in-the-blank from a sentence too long to read one way"
 RULE_SKIPPED_SENSE = "sense a solver does not think of first, from the corrections table"
 RULE_CORRECTED = "definition corrected from the corrections table (WordNet's typos)"
 RULE_USAGE_LABEL = "one-word clue that is a usage label in another part of speech (Slang for DUPE)"
-RULE_COMPOUND = "compound clue word sharing a compound answer's first part (Goalkeeper for GOALTENDER)"
+RULE_COMPOUND = ("clue word made from a word the answer is made from: a compound's first part, its root or the"
+                 " word after its prefix (Goalkeeper for GOALTENDER, Crosswalks for CROSSINGS, Pay for REPAY)")
 RULE_PLURAL_LEMMA = "singular definition of a plural answer WordNet lists as a lemma, made plural (EGGS)"
 RULE_AMERICAN = "British spelling in clue text made American (Realised: Realized)"
 # How WordNet opens the definition of an American ("United States tennis player").
@@ -314,8 +316,8 @@ class ClueWriter:
             why = family.giveaway(text)
             if why is None:
                 return text
-            self.report[RULE_CLIPPING if why.endswith(CLIPPED) else RULE_COMPOUND if why.endswith(SHARES_PART)
-                        else RULE_FAMILY] += 1
+            self.report[RULE_CLIPPING if why.endswith(CLIPPED) else
+                        RULE_COMPOUND if why.endswith((SHARES_PART, WITHOUT_PREFIX)) else RULE_FAMILY] += 1
         return None
 
     def _blank(self, example: str, answer_text: str, max_words: int = MAX_BLANK_WORDS) -> str | None:

@@ -1,28 +1,31 @@
 """Turning WordNet senses into crossword clue text, for the build.
 
 Covers: the four kinds of clue the build writes for an answer, each from
-one WordNet sense — its definition (`definition_clues`, cleaned and, when
+one WordNet sense — its definition (`clean_definition`, `shortenings`: cleaned and, when
 too long, shortened only at points where the rest is optional, so a clue is
 never cut mid-phrase), a familiar synonym (`synonym_clue`), "Opposite of …"
 from an antonym, and a fill-in-the-blank from a quoted example
 (`blank_clue`) — and the grammatical rewrite of a lemma's clue for an
 inflected answer (`inflect_definition`: "Domestic cats", "Moved fast").
 Also `Family`, the build's own test that a clue gives its answer away: a
-clue word sharing a lemma, an inflection, a WordNet derivation or a
-compound's first part with it; `is_usage_label` (a one-word clue that is a
+clue word sharing a lemma, an inflection, a WordNet derivation, a
+compound's first part or a root with it (GRANDCHILD: "Grandparent",
+CROSSINGS: "Crosswalks", REPAY: "Pay back"); `clue_head`, the part of a clue
+read as its meaning; `is_usage_label` (a one-word clue that is a
 dictionary's register label, "Slang"); and `americanise`, the American
 spelling of clue text.
 
 Leaves out: which words get clues and how many (`build_en.py`), reading
-WordNet (`wordnet_db.py`), and the runtime check of clues, which is
-`mobius.generators.crossword.clues.clue_problems` and deliberately shares nothing with this.
+WordNet (`wordnet_db.py`), and the check of a clue file or a puzzle's clues
+(`clue_check.py`, which judges with these same rules).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import lru_cache
 
 # known(word, pos): is `word` a WordNet base form of part of speech `pos`?
 Known = Callable[[str, str], bool]
@@ -428,6 +431,12 @@ def is_usage_label(text: str, pos: str | None = None) -> bool:
     return own is not None and own != pos
 
 
+def clue_head(clue: str) -> str:
+    """The part of a clue a solver reads as its meaning: its text before a comma, case and closing
+    marks aside ("Put on, as lotion" and "Put on" read alike, so one grid gives only one of them)."""
+    return clue.split(",")[0].strip().rstrip("?!.").casefold()
+
+
 def americanise(text: str, american: Mapping[str, str]) -> str:
     """`text` with each word `american` maps (British-only spelling, A–Z -> its American
     spelling) rewritten, keeping the word's capitalisation: "Realised" -> "Realized". A capitalised
@@ -484,7 +493,14 @@ CLIPPED = "is a clipping or first part of the answer"
 # MIN_PART letters, the rest of CLIPPING or more) is given away by a clue word that
 # is a compound with the same first part (Goalkeeper, Grandparent for GRANDFATHER);
 # a word merely opening alike is chance (COMPRISE: composed, DISSENTER: dissident).
-SHARES_PART = "opens with the compound answer's first part"
+SHARES_PART = "opens with a word the answer is made from"
+# ... and so is it by a clue word made from the word the answer is derived from (CROSSINGS: cross,
+# so "Crosswalks"), and by the word an answer with a prefix is made of (REPAY: "Pay back"). The
+# rest after a prefix is a word of CLIPPING letters or more, or one of the two-letter verbs that
+# take these prefixes (REDO, UNDO, OUTDO, FORGO): a shorter rest is mostly chance (REIN: in).
+PREFIXES = ("RE", "UN", "PRE", "DIS", "MIS", "NON", "OUT", "OVER", "UNDER", "FOR", "DE")
+TWO_LETTER_ROOTS = frozenset({"DO", "GO"})
+WITHOUT_PREFIX = "is the answer without its prefix"
 CHANCE_OPENERS = DANGLING | ENDS_NOTHING | frozenset("not yet per via all out off own how why can may has had you "
                                                      "our one two six ten".split())
 # A clue word sharing its first letters with the answer over this share of
@@ -514,7 +530,8 @@ class Family:
         """`is_word(word)`: is the lower-case `word` a word of its own (finds compound answers)."""
         self.answer = answer
         self.is_word = is_word
-        self.heads = compound_heads(answer, is_word)
+        self.heads = compound_heads(answer, is_word) | stem_heads(answer, is_word)
+        self.rests = prefixed_rests(answer, is_word)
         members = {answer}
         for word in [answer.lower(), *related]:
             for lemma in _lemmas(word):
@@ -526,24 +543,32 @@ class Family:
     def gives_away(self, clue: str) -> bool:
         return self.giveaway(clue) is not None
 
+    def named_in(self, clue: str) -> str | None:
+        """The first word of `clue` that is a word of the answer's family (SEAT: "Took a seat"), or
+        None: the test for another answer of a grid, where a word merely holding the answer or
+        opening alike is chance ("The pleasure is all ___" beside SURE)."""
+        return next((word for word, keys in _word_keys(clue) if keys & self.forms), None)
+
     def giveaway(self, clue: str) -> str | None:
         """How `clue` gives the answer away, or None: neighbouring clue words spell it ("a new":
         ANEW); a word holds it, is its other spelling or shares a long prefix with it
         (SHARED_PREFIX); a word is a clipping of it (CLIPPING); a word or one of its lemmas
-        belongs to the family, is a part of the answer or shares a derivational stem with it."""
+        belongs to the family, is the answer without its prefix (PREFIXES), is a part of the answer
+        or shares a derivational stem with it; a word opens with a word the answer is made from."""
         words = _WORD.findall(clue)
         if _spelled_across(self.answer, [_key(w) for w in words]):
             return "spells the answer across its words"
-        for word in words:
+        for word, keys in _word_keys(clue):
             if _long_common_prefix(self.answer, _key(word)):
                 return f"'{word}' is the answer, its other spelling or shares its stem"
             if is_clipping(self.answer, word):
                 return f"'{word}' {CLIPPED}"
-            keys = {_key(lemma) for lemma in _lemmas(word.lower())} | {_key(word)}
             if self.answer in _key(word) and (len(self.answer) > CHANCE_INSIDE or self.answer == _key(word)):
                 return f"'{word}' holds the answer"
             if keys & self.forms:
                 return f"'{word}' is a word of the answer's family"
+            if keys & self.rests:
+                return f"'{word}' {WITHOUT_PREFIX}"
             if any(len(k) >= MIN_PART and (k in self.answer or any(m in k for m in self.parts)) for k in keys):
                 return f"'{word}' is a part of the answer"
             if {derivational_stem(k) for k in keys} & self.stems:
@@ -571,6 +596,19 @@ def compound_heads(answer: str, is_word: Callable[[str], bool]) -> frozenset[str
     """The first parts of the answer read as a compound of two words (GOALTENDER: GOAL; see SHARES_PART)."""
     return frozenset(answer[:cut] for cut in range(MIN_PART, len(answer) - CLIPPING + 1)
                      if is_word(answer[:cut].lower()) and is_word(answer[cut:].lower()))
+
+
+def stem_heads(answer: str, is_word: Callable[[str], bool]) -> frozenset[str]:
+    """The words the answer is made from by derivational endings (CROSSINGS: CROSSING, CROSS),
+    each ending taken off in turn as `derivational_stem` does."""
+    return frozenset(stem for stem in _stems(answer) if is_word(stem.lower()))
+
+
+def prefixed_rests(answer: str, is_word: Callable[[str], bool]) -> frozenset[str]:
+    """The words the answer is made of after a prefix (REPAY: PAY, REDO: DO), see PREFIXES."""
+    rests = (answer[len(prefix):] for prefix in PREFIXES if answer.startswith(prefix))
+    return frozenset(rest for rest in rests
+                     if rest in TWO_LETTER_ROOTS or (len(rest) >= CLIPPING and is_word(rest.lower())))
 
 
 def is_clipping(answer: str, word: str) -> bool:
@@ -631,14 +669,28 @@ def american(word: str) -> str:
 def derivational_stem(word: str) -> str:
     """`word` (A–Z) without its derivational endings, longest first, while MIN_STEM letters remain:
     ILLUSTRATOR and ILLUSTRATIONS both give ILLUSTR."""
+    return ([word, *_stems(word)])[-1]
+
+
+def _stems(word: str) -> Iterator[str]:
+    """`word` (A–Z) with one more derivational ending taken off at each step, the longest that
+    fits first, while MIN_STEM letters remain: CROSSINGS gives CROSSING, CROSS, CROS."""
     changed = True
     while changed:
         changed = False
         for suffix in DERIVATIONAL_SUFFIXES:
             if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM:
                 word, changed = word[:-len(suffix)], True
+                yield word
                 break
-    return word
+
+
+@lru_cache(maxsize=4096)
+def _word_keys(clue: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each word of `clue` with the keys (A–Z) of itself and its lemmas: a grid's clues are read
+    against every other answer, so each clue's words are looked up once."""
+    return tuple((word, frozenset({_key(lemma) for lemma in _lemmas(word.lower())} | {_key(word)}))
+                 for word in _WORD.findall(clue))
 
 
 def _key(word: str) -> str:

@@ -1,16 +1,21 @@
-"""`mobius clues check FILE`: a clue file reviewed rule by rule, as an editor reviews one.
+"""`mobius clues check PATH…`: clue files and puzzles reviewed rule by rule, as an editor reviews them.
 
-Covers: reading a `WORD<TAB>clue` file (the form `--clues FILE` merges into
-packs; a bad line is one error, exit 2), flagging each clue that breaks a
-rule (`mobius.dictionaries.clue_check.clue_flags`: too long, cut off, giving the
-answer away, a blocked term, an answer outside the `en` list or under the
-packs' default score), one line a flag as `FILE:LINE: WORD: rule — clue`,
-and the exit code: 0 when no clue is flagged, 1 when any is. Leaves out:
-the rules themselves (`dictionaries/clue_check.py`) and changing the file.
+Covers: reading each PATH — a `WORD<TAB>clue` file (the form `--clues FILE` merges
+into packs), a crossword puzzle file (`NNNN.json`) or a folder of them (a pack: its
+`puzzles/`); a bad file is one error, exit 2 — and flagging each clue that breaks a
+rule (`mobius.dictionaries.clue_check.clue_flags`: too long, cut off, giving the answer
+away, a blocked term, untagged British use, valency, a shortening unmarked, an answer
+outside the `en` list or under the packs' default score), and in a puzzle each echo
+between its clues (`grid_flags`: a clue naming another answer, two clues read alike).
+One line a flag, `WHERE: WORD: rule — clue` (WHERE is `FILE:LINE` or `FILE 3-across`);
+questions an editor answers (`clue_usage.number_question`) print as `question:` lines.
+Exit code: 1 when any clue is flagged, 0 when none (questions do not count).
+Leaves out: the rules themselves (`dictionaries/`) and changing the files.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -19,24 +24,69 @@ import typer
 from mobius.exits import EXIT_FLAGGED, EXIT_OK
 from mobius.word_options import Spelling, SpellingOpt
 
-app = typer.Typer(help="Review clue files (WORD<TAB>clue lines, as --clues FILE takes them).", no_args_is_help=True)
+app = typer.Typer(help="Review clue files (WORD<TAB>clue lines, as --clues FILE takes them) and puzzles.",
+                  no_args_is_help=True)
+
+# One clue to review: where it stands, its answer, its clue, and the puzzle it belongs to (None: a clue file).
+Reviewed = tuple[str, str, str, Path | None]
 
 
 @app.command("check")
 def check(
-    clue_file: Annotated[Path, typer.Argument(help="A WORD<TAB>clue file, one clue a line ('#' starts a comment).")],
+    paths: Annotated[list[Path], typer.Argument(
+        help="WORD<TAB>clue files ('#' starts a comment), crossword puzzle files (NNNN.json) or pack folders.")],
     spelling: SpellingOpt = Spelling.american,
 ) -> None:
     """Flag every clue that breaks a rule, one line each; exit 1 if any is flagged, 0 if none."""
-    from mobius.dictionaries.clue_check import clue_flags, clue_rules
+    from mobius.dictionaries.clue_check import clue_flags, clue_rules, grid_flags
+    from mobius.dictionaries.clue_usage import number_question
+
+    rules = clue_rules(spelling.value)
+    flagged = questions = clues = 0
+    for source, reviewed in _sources(paths):
+        clues += len(reviewed)
+        lines = [(where, answer, clue, flag) for where, answer, clue, _ in reviewed
+                 for flag in clue_flags(answer, clue, rules)]
+        if reviewed and reviewed[0][3] is not None:  # a puzzle: its clues read together
+            lines += [(reviewed[i][0], reviewed[i][1], reviewed[i][2], flag)
+                      for i, flag in grid_flags([(answer, clue) for _, answer, clue, _ in reviewed])]
+        for where, answer, clue, flag in lines:
+            typer.echo(f"{where}: {answer}: {flag} — {clue}")
+        flagged += len(lines)
+        for where, answer, clue, _ in reviewed:
+            if (question := number_question(answer, clue)) is not None:
+                typer.echo(f"{where}: {answer}: question: {question} — {clue}")
+                questions += 1
+    typer.echo(f"{clues} clues, {flagged} flags, {questions} questions", err=True)
+    raise typer.Exit(EXIT_FLAGGED if flagged else EXIT_OK)
+
+
+def _sources(paths: list[Path]) -> Iterator[tuple[Path, list[Reviewed]]]:
+    """Each file named or found in a folder named, with its clues; InputError for a file that is
+    neither a clue file nor a crossword puzzle, or a folder holding no puzzle."""
+    from mobius.cpmodel.errors import InputError
     from mobius.generators.crossword.clues import numbered_clue_lines
 
-    lines = numbered_clue_lines(clue_file)
-    rules = clue_rules(spelling.value)
-    flagged = 0
-    for number, answer, clue in lines:
-        for flag in clue_flags(answer, clue, rules):
-            typer.echo(f"{clue_file}:{number}: {answer}: {flag} — {clue}")
-            flagged += 1
-    typer.echo(f"{len(lines)} clues, {flagged} flags", err=True)
-    raise typer.Exit(EXIT_FLAGGED if flagged else EXIT_OK)
+    for path in paths:
+        if path.is_dir():
+            found = sorted((path / "puzzles").glob("*.json")) or sorted(path.glob("*.json"))
+            if not found:
+                raise InputError("expected a pack folder (puzzles/*.json) or a folder of puzzle files", source=str(path))
+            for puzzle in found:
+                yield puzzle, _puzzle_clues(puzzle)
+        elif path.suffix == ".json":
+            yield path, _puzzle_clues(path)
+        else:
+            yield path, [(f"{path}:{number}", answer, clue, None) for number, answer, clue in numbered_clue_lines(path)]
+
+
+def _puzzle_clues(path: Path) -> list[Reviewed]:
+    """A crossword puzzle file's clued entries, each placed as `FILE 3-across`."""
+    from mobius.cpmodel.errors import InputError
+    from mobius.generators.puzzles import read_puzzle_file
+
+    puzzle = read_puzzle_file(path)
+    if puzzle["kind"] != "crossword":
+        raise InputError(f"expected a crossword puzzle, got a {puzzle['kind']} puzzle", source=str(path))
+    return [(f"{path} {e['number']}-{e['direction']}", e["answer"], e["clue"], path)
+            for e in puzzle["entries"] if e["clue"].strip()]

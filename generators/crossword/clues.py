@@ -30,6 +30,7 @@ from pathlib import Path
 from mobius.cpmodel.errors import InputError
 from mobius.cpmodel.inputs import read_text_bounded, text_lines
 from mobius.dictionaries import normalise
+from mobius.dictionaries.clue_text import clue_head
 from mobius.dictionaries.wordlist import EN_CLUES_PATH
 from mobius.generators.crossword.word_family import derived, family_of
 
@@ -129,12 +130,13 @@ def naming_none(options: tuple[str, ...], others: Collection[str]) -> tuple[str,
 
 
 def fitting(options: tuple[str, ...], others: Collection[str], taken: Collection[str]) -> tuple[str, ...]:
-    """The clues of `options` that suit an answer among `others` (`naming_none`), less those already
-    given to another answer of the grid (`taken`, any case): two entries clued "Upon" (ATOP, ONTO)
-    read as a misprint. All that name none if every one is taken."""
+    """The clues of `options` that suit an answer among `others` (`naming_none`), less those read as
+    one already given to another answer of the grid (`taken`; `clue_head`: "Put on" beside "Put on,
+    as lotion"): two entries clued "Upon" (ATOP, ONTO) read as a misprint. All that name none if
+    every one is taken."""
     suited = naming_none(options, others)
-    given = {clue.casefold() for clue in taken}
-    return tuple(clue for clue in suited if clue.casefold() not in given) or suited
+    given = {clue_head(clue) for clue in taken}
+    return tuple(clue for clue in suited if clue_head(clue) not in given) or suited
 
 
 def seeded_pick(options: tuple[str, ...], answer: str, seed: int) -> str:

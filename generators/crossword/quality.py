@@ -13,7 +13,7 @@ median, the word families whose answers stand in two puzzles or more
 `worst_answer.py` proved — and how many of those are proven optimal, and
 per difficulty level the answers' familiarity and the clue-kind mix, from
 `difficulty.pack_difficulty`, and the clues `mobius clues check` would flag
-for their text); `worst_answer_agrees`, the check of that
+for their text or as an echo of another clue of their grid); `worst_answer_agrees`, the check of that
 record against the entries; and `summary_line`, the line `mobius pack
 crossword` prints at the end (with `difficulty_line`, the levels' line).
 
@@ -89,8 +89,9 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "distinct_answers": len({e["answer"] for e in entries}),
         # answers of one word family in two puzzles (USE and USED): within a puzzle the fill bars them
         "families_twice": families_of(e["answer"] for e in entries),
-        # clues breaking a rule of `mobius clues check` (the text rules: any word list may fill)
-        "flagged_clues": _flagged_clues(entries),
+        # clues breaking a rule of `mobius clues check` (the text rules: any word list may fill;
+        # and the echoes between one grid's clues)
+        "flagged_clues": _flagged_clues(puzzles),
         "lowest": lowest_entry(entries),
         # each puzzle's worst answer, by puzzle id, read from its own entries
         "lowest_by_puzzle": {p["id"]: lowest_entry(p["entries"]) for p in puzzles},
@@ -120,10 +121,17 @@ def worst_answer_agrees(puzzle: Mapping[str, Any]) -> bool:
         and record["bound"] >= record["score"] and record["optimal"] == (record["bound"] == record["score"])
 
 
-def _flagged_clues(entries: Sequence[Mapping[str, Any]]) -> int:
-    from mobius.dictionaries.clue_check import clue_text_flags
+def _flagged_clues(puzzles: Sequence[Mapping[str, Any]]) -> int:
+    """The clues `mobius clues check` would flag: for their text, or as an echo of another clue of their grid."""
+    from mobius.dictionaries.clue_check import clue_text_flags, grid_flags
 
-    return sum(1 for e in entries if e["clue"].strip() and clue_text_flags(e["answer"], e["clue"]))
+    flagged = 0
+    for puzzle in puzzles:
+        clued = [(e["answer"], e["clue"]) for e in puzzle["entries"] if e["clue"].strip()]
+        echoes = {index for index, _flag in grid_flags(clued)}
+        flagged += sum(1 for index, (answer, clue) in enumerate(clued)
+                       if index in echoes or clue_text_flags(answer, clue))
+    return flagged
 
 
 def summary_line(quality: Mapping[str, Any]) -> str:

@@ -55,20 +55,24 @@ def assert_pack_rules(spec: CrosswordPackSpec, puzzles: dict[int, dict[str, Any]
         # Nor an answer of five letters or more beside one it begins (LEGIT and LEGITIMATE).
         words = [e["answer"] for e in puzzle["entries"]]
         assert not [(a, b) for a in words for b in words if a != b and len(a) >= 5 and b.startswith(a)]
-        # No clue given twice in a puzzle where the answer had another (ATOP and ONTO both "Upon").
-        # The later of two entries with one clue had none other: each of its clues is given in the
-        # puzzle or names another answer.
+        # No clue given twice in a puzzle where the answer had another (ATOP and ONTO both "Upon"),
+        # nor one read as another, the same words before a comma (DON "Put on", APPLY "Put on, as
+        # lotion"). The later of two such entries had none other: each of its clues is read so in
+        # the puzzle or names another answer.
+        def read_as(clue: str) -> str:
+            return clue.partition(",")[0].strip(" ?!.").casefold()
+
         bank = spec.clue_bank()
         if bank is not None:
             seen: set[str] = set()
             for entry in puzzle["entries"]:
-                if entry["clue"].casefold() in seen:
+                if read_as(entry["clue"]) in seen:
                     others = [e["answer"] for e in puzzle["entries"] if e is not entry]
-                    given = {e["clue"].casefold() for e in puzzle["entries"]}
+                    given = {read_as(e["clue"]) for e in puzzle["entries"]}
                     spare = [c for c in naming_none(bank.clues_of(entry["answer"]), others)
-                             if c.casefold() not in given]
+                             if read_as(c) not in given]
                     assert not spare, (entry["answer"], entry["clue"], spare)
-                seen.add(entry["clue"].casefold())
+                seen.add(read_as(entry["clue"]))
         grid = grid_of(puzzle)
         assert check_pattern(grid, spec.pattern_spec()) == []
         lights = find_lights(grid, 3).lights
