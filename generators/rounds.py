@@ -8,8 +8,9 @@ jobs, a number fixed here and never taken from the worker count. Every job
 of a round gets its input from the plan as it stood when the round was
 formed, i.e. after all rounds up to `ROUNDS_IN_FLIGHT` back had been
 judged; the round's results are then judged in index order, each against
-everything accepted before it, earlier puzzles of the same round included.
-A result the plan refuses (a clash with an earlier answer or fill) and a
+everything accepted before it, earlier puzzles of the same round included;
+one accepted is settled by the plan before it is recorded (a crossword's
+clues chosen again knowing those of every puzzle before it). A result the plan refuses (a clash with an earlier answer or fill) and a
 job that could not make its puzzle (`PuzzleFailed`) are tried again at the
 head of the next round, with the attempt number raised; the plan gives up
 on a puzzle only when it has nothing left to try. Each puzzle is therefore
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
 from mobius.generators.executors import Executor, JobResult
@@ -63,6 +64,8 @@ class PackPlan(Protocol):
 
     def job_input(self, index: int, attempt: int) -> Avoid | None: ...  # None: nothing left to try
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None: ...  # why it may not join the pack
+    # the puzzle as it joins the pack, once judged (the same object if the plan changes nothing)
+    def settle(self, index: int, puzzle: dict[str, Any]) -> dict[str, Any]: ...
     def record(self, index: int, puzzle: Mapping[str, Any]) -> None: ...
     # `puzzle`: what the job made if the plan refused it, None if it made nothing
     def failed(self, index: int, reason: str, *, puzzle: Mapping[str, Any] | None, proven: bool) -> None: ...
@@ -99,6 +102,9 @@ class KeyPlan:
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         key = self.spec.key(puzzle)
         return f"the same puzzle as puzzle {self.keys[key] + 1}" if key in self.keys else None
+
+    def settle(self, index: int, puzzle: dict[str, Any]) -> dict[str, Any]:
+        return puzzle
 
     def record(self, index: int, puzzle: Mapping[str, Any]) -> None:
         self.keys[self.spec.key(puzzle)] = index
@@ -171,8 +177,9 @@ def run_rounds(spec: Any, plan: PackPlan, runner: Executor, stored: Mapping[int,
                 retry.append((index, attempt + 1))
                 redone()
                 continue
-            plan.record(index, result.puzzle)
-            accept(result)
+            puzzle = plan.settle(index, result.puzzle)
+            plan.record(index, puzzle)
+            accept(result if puzzle is result.puzzle else replace(result, puzzle=puzzle))
         queue.extendleft(reversed(retry))  # redone first, in index order
     return not_made
 

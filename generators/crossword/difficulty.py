@@ -24,7 +24,9 @@ Covers:
   the fill and its polish take it only where the grid needs it) and gives
   each answer an indirect clue where it has one. Both prefer the words
   that have a clue of their kinds.
-- `LevelledClues`, the clue source a pack's puzzles draw from at a level.
+- `LevelledClues`, the clue source a pack's puzzles draw from at a level,
+  with the clues the pack gave each answer before: a recurring answer gets
+  a clue it has not had while it has one (`rotated`).
 - `puzzle_difficulty(entries, level)`, the estimate a puzzle file carries
   (its answers' familiarity — their mean score, and the share scoring under
   `UNFAMILIAR_BELOW` — and its clue-kind mix), read from its entries alone
@@ -40,7 +42,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mobius.dictionaries import WordList
@@ -137,13 +139,24 @@ def choose_clue(options: Sequence[str], answer: str, seed: int, level: Level) ->
 
 @dataclass(frozen=True)
 class LevelledClues:
-    """A clue bank read at a level: the clue source of a pack's puzzles."""
+    """A clue bank read at a level: the clue source of a pack's puzzles. `given`: the clues the
+    pack gave each answer before, so a recurring answer gets a clue it has not had (`rotated`)."""
 
     bank: ClueBank
     level: Level
+    given: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
     def clue_for(self, answer: str, seed: int, others: Collection[str] = (), taken: Collection[str] = ()) -> str:
-        return choose_clue(fitting(self.bank.clues_of(answer), others, taken), answer, seed, self.level)
+        options = fitting(self.bank.clues_of(answer), others, taken)
+        return choose_clue(rotated(options, self.given.get(answer, ())), answer, seed, self.level)
+
+
+def rotated(options: Sequence[str], given: Sequence[str]) -> tuple[str, ...]:
+    """The clues of `options` given least often in `given` (all of them if none was given): an
+    answer's clues are used in turn, each once before any twice."""
+    uses = Counter(given)
+    fewest = min((uses[clue] for clue in options), default=0)
+    return tuple(clue for clue in options if uses[clue] == fewest)
 
 
 def answer_penalties(words: WordList, level: Level, min_score: int, bank: ClueBank | None) -> dict[str, int]:

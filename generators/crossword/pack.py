@@ -53,7 +53,7 @@ from mobius.generators.rounds import Avoid
 from mobius.generators.crossword.pattern_check import check_pattern
 from mobius.generators.crossword.pattern_rules import DEFAULT_DENSITY, PatternSpec
 from mobius.generators.crossword.polish import polish, repair
-from mobius.generators.puzzles import Credits, crossword_puzzle, surface_title
+from mobius.generators.puzzles import Credits, crossword_puzzle, grid_clues, surface_title
 from mobius.generators.crossword.quality import puzzle_quality, worst_answer_agrees
 from mobius.generators.crossword.word_family import family_pair
 from mobius.generators.crossword.word_policy import share_bonus
@@ -401,6 +401,21 @@ class CrosswordPackSpec:
         puzzle["quality"] = puzzle_quality(puzzle)
         puzzle["difficulty"] = puzzle_difficulty(puzzle["entries"], self.difficulty)
         return puzzle
+
+    def reclued(self, puzzle: dict[str, Any], given: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+        """`puzzle` with its clues chosen again (`grid_clues`, the puzzle's own seed) knowing the clues
+        `given` to each answer by the puzzles before it in the pack, so a recurring answer gets a clue
+        it has not had; the same object when no clue changes (a puzzle read back on --resume)."""
+        bank = self.clue_bank()
+        if bank is None:
+            return puzzle
+        entries = puzzle["entries"]
+        clues = grid_clues(LevelledClues(bank, self.level, given), [e["answer"] for e in entries], puzzle["seed"])
+        if clues == [e["clue"] for e in entries]:
+            return puzzle
+        reclued = {**puzzle, "entries": [{**e, "clue": clue} for e, clue in zip(entries, clues)]}
+        reclued["difficulty"] = puzzle_difficulty(reclued["entries"], self.difficulty)  # the clue kinds changed
+        return reclued
 
     def _mend(self, problem: FillProblem, job: CrosswordJob) -> tuple[Fill, dict[str, int | float]] | None:
         """The job's refused fill with its taken answers replaced (`polish.repair`),

@@ -37,7 +37,7 @@ Leaves out: making a puzzle (`crossword/pack.py`), choosing grids
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -110,6 +110,8 @@ class PlanSpec(Protocol):
     def solver_spec(self) -> str: ...  # with the pack's budget and defaults
     @property
     def time_limit(self) -> float | None: ...
+    # the puzzle with its clues chosen knowing the clues given to each answer before it
+    def reclued(self, puzzle: dict[str, Any], given: Mapping[str, Sequence[str]]) -> dict[str, Any]: ...
     @property
     def patterns(self) -> tuple[tuple[str, ...], ...]: ...  # the grids given, if any
     def pattern_spec(self) -> PatternSpec: ...
@@ -166,6 +168,7 @@ class CrosswordPlan:
         # indices whose next attempt keeps its grid (a clash, not a failure) -> the refused fill
         self.keep: dict[int, tuple[str, ...]] = {}
         self.fill_keys: set[str] = set()
+        self.clues_given: dict[str, list[str]] = {}  # answer -> its clues in the puzzles recorded, in order
         self.why_not: dict[int, str] = {}
         self.endings: dict[int, Counter[str]] = {}  # index -> its failed fills: proven, budget, time, other
         self.grid_endings: dict[str, Counter[str]] = {}  # grid -> the same, for the report of given grids
@@ -264,7 +267,15 @@ class CrosswordPlan:
             return f"answers used by an earlier puzzle: {', '.join(clash[:5])}"
         return None
 
+    def settle(self, index: int, puzzle: dict[str, Any]) -> dict[str, Any]:
+        """The puzzle as it joins the pack: its clues chosen again knowing every puzzle recorded before
+        it, those of its own round included, which its job could not know (`reclued`)."""
+        return self.spec.reclued(puzzle, self.clues_given)
+
     def record(self, index: int, puzzle: Mapping[str, Any]) -> None:
+        for entry in puzzle["entries"]:
+            if entry["clue"]:
+                self.clues_given.setdefault(entry["answer"], []).append(entry["clue"])
         self.walk.accepted(index)
         self.fill_keys.add("/".join(puzzle["rows"]))
         self.ledger.add(index, (e["answer"] for e in puzzle["entries"]))

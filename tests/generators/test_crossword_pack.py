@@ -297,3 +297,23 @@ def test_the_quality_report_lists_the_word_families_used_twice() -> None:
     assert ["USE", "USED"] in quality["families_twice"]
     line = summary_line(quality)
     assert f"{len(quality['families_twice'])} word famil" in line and "USE/USED" in line
+
+
+def test_a_recurring_answer_gets_a_clue_it_has_not_had_while_it_has_one(tmp_path: Path) -> None:
+    # With repeats allowed, answers recur within a round too, where a job cannot know the clues of
+    # the puzzles judged before it: the plan clues each puzzle again as it joins the pack.
+    spec = CrosswordPackSpec(count=12, width=7, height=5, surface="mobius", seed=5, allow_repeats=True)
+    puzzles = build_pack(spec, tmp_path / "p", exports=False)
+    bank = spec.clue_bank()
+    assert bank is not None
+    given: dict[str, Counter[str]] = {}
+    for puzzle in puzzles.values():
+        for entry in puzzle["entries"]:
+            given.setdefault(entry["answer"], Counter())[entry["clue"]] += 1
+    recurrences = sum(uses.total() - 1 for uses in given.values())
+    # whatever order the puzzles joined in, no clue of an answer is given twice more than another
+    uneven = {answer: uses for answer, uses in given.items()
+              if max(uses.values()) - min(uses[clue] for clue in bank.clues_of(answer)) >= 2}
+    assert uneven == {}
+    assert recurrences >= 5  # the pack does test rotation
+    assert all(spec.verify(puzzle) == [] for puzzle in puzzles.values())  # difficulty figures follow the clues
