@@ -575,13 +575,9 @@ class Family:
                 return f"'{word}' shares the answer's stem"
         for word in words:
             key = _key(word)
-            if any(key.startswith(head) and self._is_a_word(key[len(head):]) for head in self.heads):
+            if any(key.startswith(head) and is_a_word(key[len(head):], self.is_word) for head in self.heads):
                 return f"'{word}' {SHARES_PART}"
         return None
-
-    def _is_a_word(self, key: str) -> bool:
-        """Is `key` (A–Z) a word of CLIPPING letters or more, or an inflection of one (fights: fight)?"""
-        return len(key) >= CLIPPING and any(self.is_word(lemma) for lemma in _lemmas(key.lower()))
 
     @property
     def parts(self) -> set[str]:
@@ -593,9 +589,15 @@ class Family:
 
 
 def compound_heads(answer: str, is_word: Callable[[str], bool]) -> frozenset[str]:
-    """The first parts of the answer read as a compound of two words (GOALTENDER: GOAL; see SHARES_PART)."""
+    """The first parts of the answer read as a compound of two words, the second perhaps inflected
+    (GOALTENDER: GOAL, HEARTACHES: HEART; see SHARES_PART)."""
     return frozenset(answer[:cut] for cut in range(MIN_PART, len(answer) - CLIPPING + 1)
-                     if is_word(answer[:cut].lower()) and is_word(answer[cut:].lower()))
+                     if is_word(answer[:cut].lower()) and is_a_word(answer[cut:], is_word))
+
+
+def is_a_word(key: str, is_word: Callable[[str], bool]) -> bool:
+    """Is `key` (A–Z) a word of CLIPPING letters or more, or an inflection of one (fights: fight)?"""
+    return len(key) >= CLIPPING and any(is_word(lemma) for lemma in _lemmas(key.lower()))
 
 
 def stem_heads(answer: str, is_word: Callable[[str], bool]) -> frozenset[str]:
