@@ -120,7 +120,8 @@ def test_a_number_mismatch_is_a_question_that_fails_nothing(tmp_path: Path) -> N
     # Collectives clue across number by convention (AUDIENCE "Spectators"), so the rule asks.
     path = tmp_path / "clues.tsv"
     path.write_text("EMPLOYMENT\tJobs\nCREDENTIALS\tCertificate\nWAGES\tPay\nMEN\tFellows\n", encoding="utf-8")
-    done = clues_check(path)
+    assert clues_check(path).stdout == ""  # asked for only
+    done = clues_check(path, "--questions")
     assert done.returncode == 0, done.stdout
     assert done.stdout.splitlines() == [
         f"{path}:1: EMPLOYMENT: question: 'jobs' is plural, EMPLOYMENT is not — Jobs",
