@@ -20,7 +20,7 @@ from __future__ import annotations
 import errno
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -45,8 +45,11 @@ def _os_error_message(exc: OSError) -> str:
 
 
 def _usage_message(exc: Any) -> str:
+    """The usage error with the subcommand it is about ("pack crossword: …"); the error line says
+    "mobius" already, so the top-level command is not named again."""
     ctx = getattr(exc, "ctx", None)
-    where = f"{ctx.command_path}: " if ctx is not None else ""
+    sub = ctx.command_path.partition(" ")[2] if ctx is not None else ""
+    where = f"{sub}: " if sub else ""
     hint = f" (see '{ctx.command_path} --help')" if ctx is not None and ctx.command.get_help_option(ctx) else ""
     return f"{where}{exc.format_message()}{hint}"
 
@@ -142,6 +145,15 @@ def hide_flag_types(command: Any) -> None:
         hide_flag_types(sub)
 
 
+def _version(shown: bool) -> None:
+    """`mobius --version`: the installed package's version, then exit."""
+    if shown:
+        from mobius.generators.pack import tool_version  # the one reading of the version, as manifests record it
+
+        typer.echo(f"mobius {tool_version()}")
+        raise typer.Exit()
+
+
 app = typer.Typer(
     cls=MobiusGroup,
     help="Puzzle generator: crosswords on surfaces and slider puzzles on graphs.",
@@ -152,6 +164,12 @@ app = typer.Typer(
     # take longer than importing typer.
     rich_markup_mode=None,
 )
+@app.callback()
+def _options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                   help="Print the version and exit.")] = False) -> None:
+    """Puzzle generator: crosswords on surfaces and slider puzzles on graphs."""
+
+
 app.add_typer(crossword_cli.app, name="crossword")
 app.add_typer(slider_cli.app, name="slider")
 app.add_typer(pack_cli.app, name="pack")

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from mobius.cpmodel.errors import InputError
+from mobius.cpmodel.surface import SURFACES
 from mobius.exits import EXIT_INTERNAL, EXIT_INTERRUPTED
 from mobius.interrupts import interruption, settle
 from mobius.options import MAX_TIME_LIMIT_S, finite, one_line, time_limit_option
@@ -258,9 +259,13 @@ def _given_grids(places: list[Path], width: int | None, height: int | None, surf
 def crossword_command(
     out: OutOpt,
     count: CountOpt = 10,
-    width: Annotated[Optional[int], typer.Option("--width", min=3, max=25, help="Default 11.")] = None,
-    height: Annotated[Optional[int], typer.Option("--height", min=3, max=25, help="Default 5.")] = None,
-    surface: Annotated[Optional[str], typer.Option("--surface", help="Default mobius.")] = None,
+    width: Annotated[Optional[int], typer.Option("--width", min=3, max=25, help=(
+        "Grid width in cells, the unfolded rectangle's (default 11; publishers print 5, 7, 9-13, 15 and 21)."))] = None,
+    height: Annotated[Optional[int], typer.Option("--height", min=3, max=25, help=(
+        "Grid height in cells (default 5)."))] = None,
+    surface: Annotated[Optional[str], typer.Option("--surface", help=(
+        f"The surface the grid is drawn on, its edges glued: {', '.join(SURFACES)} (default mobius; plane is the "
+        "flat grid of newspaper crosswords)."))] = None,
     patterns: Annotated[Optional[list[Path]], typer.Option(
         "--patterns", help="Fill these grids (a grid file, or a directory of them; repeatable) instead of "
                            "drawing grids: text, JSON or .qxw, all of one size and surface, which then set "

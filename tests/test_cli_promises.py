@@ -362,3 +362,19 @@ def test_ctrl_c_while_a_compiled_module_loads_is_an_interruption(capsys: pytest.
 
     with pytest.raises(ImportError):  # a real broken install still shows itself
         run_command(typer.main.get_command(app), "mobius", ["broken"], {})
+
+
+def test_version_prints_the_installed_version() -> None:
+    from importlib.metadata import version
+
+    assert run("--version") == (0, f"mobius {version('mobius-puzzles')}\n", "")
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--bogus"], "mobius: error: No such option: --bogus (see '"),
+    (["pack", "crossword", "--width", "x"], "mobius: error: pack crossword: Invalid value for '--width'"),
+])
+def test_a_usage_error_names_the_tool_once(args: list[str], said: str) -> None:
+    code, out, err = run(*args)
+    assert code == 2 and out == ""
+    assert err.startswith(said) and err.count("mobius:") == 1 and len(err.splitlines()) == 1
