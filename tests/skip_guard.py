@@ -5,8 +5,10 @@ there has lost what it needs without anyone noticing. `.ci/run` sets
 ``MOBIUS_CI=1``; `conftest.py` then registers `SkipGuard`, which fails the
 session when a test that ran skipped without being listed in
 `expected_skips.txt`, or when a listed test ran without skipping (a stale
-entry). Tests not run (a ``-k`` or a file named) are not judged. Outside
-CI skips are only reported by pytest, as usual.
+entry); a test module skipped whole at collection (a module-level
+`importorskip`) is judged the same way, by its file's node id. Tests not
+run (a ``-k`` or a file named) are not judged. Outside CI skips are only
+reported by pytest, as usual.
 """
 
 from __future__ import annotations
@@ -36,9 +38,16 @@ class SkipGuard:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.skipped and not hasattr(report, "wasxfail"):
-            reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else ""
-            self.skipped[report.nodeid] = str(reason).removeprefix("Skipped: ")
+            self.skipped[report.nodeid] = _reason(report)
         elif report.when == "call":
+            self.ran.add(report.nodeid)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        # A module skipped whole (a module-level `importorskip`) skips at collection: no test of it
+        # reports, so it is judged by the module's node id.
+        if report.skipped:
+            self.skipped[report.nodeid] = _reason(report)
+        elif report.passed:
             self.ran.add(report.nodeid)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -52,3 +61,9 @@ class SkipGuard:
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         for problem in self.problems:
             terminalreporter.write_line(f"{CI_VARIABLE}: {problem}", red=True)
+
+
+def _reason(report: pytest.TestReport | pytest.CollectReport) -> str:
+    """Why a test or a module skipped, as pytest.skip was told."""
+    reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else ""
+    return str(reason).removeprefix("Skipped: ")
