@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,7 +36,14 @@ def test_lights_text_shows_seam_markers_and_numbers() -> None:
     out = mobius("crossword", "lights", EXAMPLE)
     assert out.returncode == 0
     assert "→ row 3" in out.stdout and "→ row 0" in out.stdout
-    assert "ACROSS" in out.stdout and "DOWN" in out.stdout
+    across, _, down = out.stdout.partition("\nDOWN\n")
+    assert "\nACROSS\n" in across and down
+    # every light stands under its direction with its number and length, as the JSON lists them
+    lights = json.loads(mobius("crossword", "lights", EXAMPLE, "--json").stdout)["lights"]
+    assert lights
+    for light in lights:
+        section = across if light["direction"] == "across" else down
+        assert re.search(rf"^ +{light['number']} \({light['length']}\) ", section, re.M), light
 
 
 def test_show_with_surface_override() -> None:

@@ -7,7 +7,6 @@ InputError into one line and exit code 2.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import subprocess
@@ -22,10 +21,6 @@ from mobius.cpmodel.slider.verify import verify
 from mobius.cpmodel.solver import SolveResult, SolverBase, Status
 from mobius import slider_cli
 from mobius.cli import app
-
-needs_search = pytest.mark.skipif(importlib.util.find_spec("mobius.cpmodel.slider.search") is None,
-                                  reason="mobius.cpmodel.slider.search is not written yet")
-
 
 def run(*args: str) -> Result:
     return CliRunner().invoke(app, ["slider", *args])
@@ -50,7 +45,6 @@ def text(state: tuple[int, ...]) -> str:
 
 # --- solve -------------------------------------------------------------------------
 
-@needs_search
 def test_solve_scrambled_ring_with_the_default_solver() -> None:
     start = scramble("ring", 14, seed=3)
     result = run("solve", "ring", "--start", text(start), "--json")
