@@ -15,7 +15,10 @@ Covers: `CrosswordPlan`, the `PackPlan` of `mobius pack crossword`, and
   fails too often is retired by the walk. A job whose puzzle clashes with one
   accepted before it keeps its grid, and its fill is mended: the
   lights holding the answers taken are solved again with their crossings
-  (`polish.repair`), and only if that fails is the grid filled anew. A
+  (`polish.repair`), and only if that fails is the grid filled anew; a
+  fill the pack already has (nothing barred in it when answers may repeat)
+  bars its worst answer from the puzzle's next attempts, so the mend and a
+  new fill come out different. A
   puzzle is given up (and reported) only when no grid the rules allow has
   ever filled, or after `MAX_TRIES` attempts; the report says whether its
   grids are proven to have no fill (the solver said UNSAT of each) or ran out
@@ -53,7 +56,7 @@ from mobius.generators.pack import PackError, derive_seed, tool_version
 from mobius.generators.rounds import ROUND_SIZE, ROUNDS_IN_FLIGHT, Avoid
 from mobius.generators.crossword.pattern_space import PATTERN_LANES, PatternSurvey, canonical_key, lane_of
 from mobius.generators.crossword.pattern_rules import PatternSpec, annealed
-from mobius.generators.crossword.quality import pack_quality
+from mobius.generators.crossword.quality import lowest_entry, pack_quality
 from mobius.generators.crossword.word_family import family_of, relatives_in
 from mobius.generators.crossword.word_policy import (AnswerLedger, count_recurrences, decide_policy, policy_problems,
                                     widen_policy)
@@ -82,6 +85,8 @@ SHARES = ROUND_SIZE * ROUNDS_IN_FLIGHT
 # was given up: out of the solver's deterministic budget, or stopped by the wall-clock time limit.
 OUT_OF_BUDGET = "ran out of the fill budget"
 OUT_OF_TIME = "stopped at the --time-limit"
+# Why a puzzle whose fill an earlier puzzle has is refused (`judge`), which `failed` acts on.
+SAME_FILL = "the same fill as an earlier puzzle"
 # Recurring words listed in the manifest (most recurrent first).
 LISTED_RECURRENCES = 20
 
@@ -169,6 +174,7 @@ class CrosswordPlan:
         self.keep: dict[int, tuple[str, ...]] = {}
         self.fill_keys: set[str] = set()
         self.clues_given: dict[str, list[str]] = {}  # answer -> its clues in the puzzles recorded, in order
+        self.refused: dict[int, set[str]] = {}  # index -> answers barred from it after it repeated a fill
         self.why_not: dict[int, str] = {}
         self.endings: dict[int, Counter[str]] = {}  # index -> its failed fills: proven, budget, time, other
         self.grid_endings: dict[str, Counter[str]] = {}  # grid -> the same, for the report of given grids
@@ -227,8 +233,9 @@ class CrosswordPlan:
         cheap_grids = not (self.survey.exact or annealed(self.survey.spec))
         share = FIRST_TRY_SHARE if cheap_grids and attempt < FULL_BUDGET_AFTER else 1.0
         relaxed = attempt >= RELAX_AFTER
+        excluded = (self.ledger.forbidden(index, True) if relaxed else barred) | self.refused.get(index, set())
         job = CrosswordJob(self.survey.grids[key].rows, key, derive_seed(self.spec.seed, "fill", index, attempt),
-                           index % SHARES, self.ledger.forbidden(index, True) if relaxed else barred,
+                           index % SHARES, frozenset(excluded),
                            self.ledger.penalties(index, relaxed), share, start, self.walk.last_try(key))
         return Avoid(attempt=attempt, assignment=job)
 
@@ -261,7 +268,7 @@ class CrosswordPlan:
 
     def judge(self, index: int, puzzle: Mapping[str, Any]) -> str | None:
         if "/".join(puzzle["rows"]) in self.fill_keys:
-            return "the same fill as an earlier puzzle"
+            return SAME_FILL
         clash = self.ledger.conflicts(index, (e["answer"] for e in puzzle["entries"]), _relaxed(puzzle))
         if clash:
             return f"answers used by an earlier puzzle: {', '.join(clash[:5])}"
@@ -302,6 +309,13 @@ class CrosswordPlan:
         if puzzle is not None:  # filled, but clashed: mend that fill, now seeing more of the pack
             self.walk.clashed(index)
             self.keep[index] = tuple(puzzle["rows"])
+            if reason == SAME_FILL:
+                # Nothing the pack bars is in a fill it already has (answers may repeat, or every answer
+                # is its own again), so the mend would change nothing and a new fill of the grid come out
+                # the same: the fill's worst answer is barred from the next attempts of this puzzle.
+                worst = lowest_entry(puzzle["entries"])
+                if worst is not None:
+                    self.refused.setdefault(index, set()).add(worst["answer"])
             return
         ending = "proven" if proven else "budget" if OUT_OF_BUDGET in reason else "time" if OUT_OF_TIME in reason \
             else "other"

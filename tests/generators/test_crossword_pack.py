@@ -317,3 +317,16 @@ def test_a_recurring_answer_gets_a_clue_it_has_not_had_while_it_has_one(tmp_path
     assert uneven == {}
     assert recurrences >= 5  # the pack does test rotation
     assert all(spec.verify(puzzle) == [] for puzzle in puzzles.values())  # difficulty figures follow the clues
+
+
+def test_a_small_pack_with_repeats_allowed_does_not_refill_one_fill_forever(tmp_path: Path) -> None:
+    # The 5x5 plane rules allow 15 grids and 7 of them fill: with repeats allowed nothing barred a
+    # fill the pack already had, so its mend changed nothing and each new fill of the grid came out
+    # the same, 60 times over (7 of these 30 puzzles were given up). The refused fill's worst answer
+    # is now barred from the puzzle's next attempts.
+    spec = CrosswordPackSpec(count=30, width=5, height=5, surface="plane", seed=4242, allow_repeats=True)
+    puzzles = build_pack(spec, tmp_path / "p", exports=False)
+    assert len(puzzles) == 30
+    assert len({"/".join(p["rows"]) for p in puzzles.values()}) == 30
+    manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["counts"]["rejected"] < 30
