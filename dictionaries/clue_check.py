@@ -60,7 +60,7 @@ def clue_flags(answer: str, clue: str, rules: ClueRules) -> list[str]:
 def clue_text_flags(answer: str, clue: str, blocked: Blocklist | None = None) -> list[str]:
     """The rules of the clue's text alone (any word list may fill): length, cut off, give-away (a
     compound's or a root's part found as a word of `en`), blocked term, and the usage rules
-    (`clue_usage.usage_flags`: untagged British use, number, valency, a shortening unmarked)."""
+    (`clue_usage.usage_flags`: untagged British use, valency, a shortening unmarked)."""
     flags = []
     if len(clue) > MAX_CLUE_CHARS:
         flags.append(f"too long: {len(clue)} characters, over {MAX_CLUE_CHARS}")
@@ -68,7 +68,7 @@ def clue_text_flags(answer: str, clue: str, blocked: Blocklist | None = None) ->
         flags.append(f"cut off: ends on '{clue.split()[-1]}'")
     if is_usage_label(clue):
         flags.append(f"a usage label, not a meaning: '{clue}'")
-    why = Family(answer, (), lambda _lemma: (), is_en_word).giveaway(clue)
+    why = family(answer).giveaway(clue)
     if why is not None:
         flags.append(f"gives the answer away: {why}")
     if clue_blocked(clue, blocked or shipped_blocklist()):
@@ -82,7 +82,7 @@ def grid_flags(entries: Sequence[tuple[str, str]]) -> list[tuple[int, str]]:
     (DON "Put on" beside APPLY "Put on, as lotion": `clue_text.clue_head`). Each pair is flagged once,
     on the later entry."""
     flags = []
-    families = [Family(answer, (), lambda _lemma: (), is_en_word) for answer, _clue in entries]
+    families = [family(answer) for answer, _clue in entries]
     for index, (answer, clue) in enumerate(entries):
         for other, (other_answer, other_clue) in enumerate(entries):
             if other == index or other_answer == answer or not clue.strip():
@@ -92,6 +92,12 @@ def grid_flags(entries: Sequence[tuple[str, str]]) -> list[tuple[int, str]]:
             elif other < index and clue_head(clue) == clue_head(other_clue):
                 flags.append((index, f"reads as {other_answer}'s clue, '{other_clue}'"))
     return flags
+
+
+def family(answer: str) -> Family:
+    """The give-away test of `answer` as the check runs it: lemminflect's lemmas, no WordNet
+    derivations (the package does not ship WordNet), the parts of compounds read from `en`."""
+    return Family(answer, (), lambda _lemma: (), is_en_word)
 
 
 def is_en_word(word: str) -> bool:

@@ -37,11 +37,12 @@ from lemminflect import getAllLemmas, getInflection
 BRITISH: dict[str, frozenset[str]] = {word: frozenset(american.split()) for word, american in {
     "torch": "FLASHLIGHT", "lift": "ELEVATOR", "biscuit": "COOKIE CRACKER", "petrol": "GASOLINE GAS",
     "lorry": "TRUCK", "nappy": "DIAPER", "pram": "STROLLER", "flat": "APARTMENT", "crisps": "CHIPS",
-    "rubbish": "TRASH GARBAGE", "pavement": "SIDEWALK", "jumper": "SWEATER", "motorway": "HIGHWAY FREEWAY", "dummy": "PACIFIER", "aubergine": "EGGPLANT",
-    "courgette": "ZUCCHINI", "coriander": "CILANTRO", "windscreen": "WINDSHIELD", "bonnet": "HOOD",
-    "caravan": "TRAILER", "postcode": "ZIPCODE", "dustbin": "TRASHCAN GARBAGECAN", "holiday": "VACATION",
-    "maths": "MATH", "trainers": "SNEAKERS", "nought": "ZERO", "loo": "TOILET BATHROOM", "solicitor": "LAWYER ATTORNEY",
-    "chemist": "DRUGSTORE PHARMACY", "cot": "CRIB", "rubber": "ERASER", "fringe": "BANGS",
+    "rubbish": "TRASH GARBAGE", "pavement": "SIDEWALK", "jumper": "SWEATER", "motorway": "HIGHWAY FREEWAY",
+    "dummy": "PACIFIER", "aubergine": "EGGPLANT", "courgette": "ZUCCHINI", "coriander": "CILANTRO",
+    "windscreen": "WINDSHIELD", "bonnet": "HOOD", "caravan": "TRAILER", "postcode": "ZIPCODE",
+    "dustbin": "TRASHCAN GARBAGECAN", "holiday": "VACATION", "maths": "MATH", "trainers": "SNEAKERS",
+    "nought": "ZERO", "loo": "TOILET BATHROOM", "solicitor": "LAWYER ATTORNEY", "chemist": "DRUGSTORE PHARMACY",
+    "cot": "CRIB", "rubber": "ERASER", "fringe": "BANGS",
     "braces": "SUSPENDERS", "waistcoat": "VEST", "gaol": "JAIL", "brolly": "UMBRELLA",
     "chips": "FRIES", "saloon": "SEDAN",
 }.items()}

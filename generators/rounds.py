@@ -10,8 +10,9 @@ formed, i.e. after all rounds up to `ROUNDS_IN_FLIGHT` back had been
 judged; the round's results are then judged in index order, each against
 everything accepted before it, earlier puzzles of the same round included;
 one accepted is settled by the plan before it is recorded (a crossword's
-clues chosen again knowing those of every puzzle before it). A result the plan refuses (a clash with an earlier answer or fill) and a
-job that could not make its puzzle (`PuzzleFailed`) are tried again at the
+clues chosen again knowing those of every puzzle before it). A result the
+plan refuses (a clash with an earlier answer or fill) and a job that could
+not make its puzzle (`PuzzleFailed`) are tried again at the
 head of the next round, with the attempt number raised; the plan gives up
 on a puzzle only when it has nothing left to try. Each puzzle is therefore
 a function of the pack parameters and its index only: worker counts and

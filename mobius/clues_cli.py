@@ -28,8 +28,8 @@ from mobius.word_options import Spelling, SpellingOpt
 app = typer.Typer(help="Review clue files (WORD<TAB>clue lines, as --clues FILE takes them) and puzzles.",
                   no_args_is_help=True)
 
-# One clue to review: where it stands, its answer, its clue, and the puzzle it belongs to (None: a clue file).
-Reviewed = tuple[str, str, str, Path | None]
+# One clue to review: where it stands (`FILE:LINE` or `FILE 3-across`), its answer and its clue.
+Reviewed = tuple[str, str, str]
 
 
 @app.command("check")
@@ -48,17 +48,15 @@ def check(
 
     rules = clue_rules(spelling.value)
     flagged = asked = clues = 0
-    for source, reviewed in _sources(paths):
+    for is_puzzle, reviewed in _sources(paths):
         clues += len(reviewed)
-        lines = [(where, answer, clue, flag) for where, answer, clue, _ in reviewed
-                 for flag in clue_flags(answer, clue, rules)]
-        if reviewed and reviewed[0][3] is not None:  # a puzzle: its clues read together
-            lines += [(reviewed[i][0], reviewed[i][1], reviewed[i][2], flag)
-                      for i, flag in grid_flags([(answer, clue) for _, answer, clue, _ in reviewed])]
+        lines = [(*entry, flag) for entry in reviewed for flag in clue_flags(entry[1], entry[2], rules)]
+        if is_puzzle:  # a puzzle's clues are read together, as a solver reads them
+            lines += [(*reviewed[i], flag) for i, flag in grid_flags([(answer, clue) for _, answer, clue in reviewed])]
         for where, answer, clue, flag in lines:
             typer.echo(f"{where}: {answer}: {flag} — {clue}")
         flagged += len(lines)
-        for where, answer, clue, _ in reviewed if questions else ():
+        for where, answer, clue in reviewed if questions else ():
             if (question := number_question(answer, clue)) is not None:
                 typer.echo(f"{where}: {answer}: question: {question} — {clue}")
                 asked += 1
@@ -66,9 +64,9 @@ def check(
     raise typer.Exit(EXIT_FLAGGED if flagged else EXIT_OK)
 
 
-def _sources(paths: list[Path]) -> Iterator[tuple[Path, list[Reviewed]]]:
-    """Each file named or found in a folder named, with its clues; InputError for a file that is
-    neither a clue file nor a crossword puzzle, or a folder holding no puzzle."""
+def _sources(paths: list[Path]) -> Iterator[tuple[bool, list[Reviewed]]]:
+    """Each file named or found in a folder named — whether it is a puzzle, and its clues; InputError
+    for a file that is neither a clue file nor a crossword puzzle, or a folder holding no puzzle."""
     from mobius.cpmodel.errors import InputError
     from mobius.generators.crossword.clues import numbered_clue_lines
 
@@ -78,11 +76,11 @@ def _sources(paths: list[Path]) -> Iterator[tuple[Path, list[Reviewed]]]:
             if not found:
                 raise InputError("expected a pack folder (puzzles/*.json) or a folder of puzzle files", source=str(path))
             for puzzle in found:
-                yield puzzle, _puzzle_clues(puzzle)
+                yield True, _puzzle_clues(puzzle)
         elif path.suffix == ".json":
-            yield path, _puzzle_clues(path)
+            yield True, _puzzle_clues(path)
         else:
-            yield path, [(f"{path}:{number}", answer, clue, None) for number, answer, clue in numbered_clue_lines(path)]
+            yield False, [(f"{path}:{number}", answer, clue) for number, answer, clue in numbered_clue_lines(path)]
 
 
 def _puzzle_clues(path: Path) -> list[Reviewed]:
@@ -93,5 +91,5 @@ def _puzzle_clues(path: Path) -> list[Reviewed]:
     puzzle = read_puzzle_file(path)
     if puzzle["kind"] != "crossword":
         raise InputError(f"expected a crossword puzzle, got a {puzzle['kind']} puzzle", source=str(path))
-    return [(f"{path} {e['number']}-{e['direction']}", e["answer"], e["clue"], path)
+    return [(f"{path} {e['number']}-{e['direction']}", e["answer"], e["clue"])
             for e in puzzle["entries"] if e["clue"].strip()]
