@@ -238,7 +238,7 @@ def test_given_grids_keep_the_demand_they_set_whatever_the_fills_made(tmp_path: 
     short = sorted(word for word in spec.words().words if len(word) == 3)
     for index in range(ROUND_SIZE):  # each "puzzle" holds every three-letter word: far beyond half the supply
         plan.job_input(index, 0)
-        plan.record(index, {"rows": [f"fill {index}"], "entries": [{"answer": word} for word in short]})
+        plan.record(index, {"rows": [f"fill {index}"], "entries": [{"answer": word, "clue": ""} for word in short]})
     assert plan.policy == unique
 
 

@@ -175,7 +175,7 @@ def test_a_pack_widens_its_policy_when_its_puzzles_need_more_short_answers() -> 
     plan.policy = plan.ledger.policy = decide_policy({}, plan.policy.supply, spec.count, False)
     for index in range(ROUND_SIZE):
         plan.job_input(index, 0)  # a grid handed out
-        entries = [{"answer": three[10 * index + k]} for k in range(10)]
+        entries = [{"answer": three[10 * index + k], "clue": ""} for k in range(10)]
         plan.record(index, {"rows": [f"fill {index}"], "entries": entries})
     assert 3 in plan.policy.gaps and plan.ledger.policy is plan.policy
     assert any("3-letter answers may now recur" in note for note in plan.notes)
