@@ -33,10 +33,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from mobius.benchmarks.harness import machine
 from mobius.benchmarks.pack_scale import grid_key, read_pack

@@ -94,7 +94,7 @@ def grid_row(label: str, grids: Sequence[Grid], spec: CrosswordPackSpec, draw_s:
 def published(side: int) -> list[Grid]:
     """The van Beek grids of `side`×`side` whose lights are all 3 letters or more (a fill's rule here)."""
     grids = [read_grid(path, "plane") for path in vanbeek_paths() if path.name.startswith(f"{side:02d}.")]
-    return [grid for grid in grids if grid.width == side and min(l.length for l in find_lights(grid, 1).lights) >= 3]
+    return [grid for grid in grids if grid.width == side and min(lt.length for lt in find_lights(grid, 1).lights) >= 3]
 
 
 def measure_grids(sides: Sequence[int], draws: int) -> None:

@@ -27,10 +27,10 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 
+from lemminflect import getAllInflections, getAllLemmas, getInflection
+
 # known(word, pos): is `word` a WordNet base form of part of speech `pos`?
 Known = Callable[[str, str], bool]
-
-from lemminflect import getAllInflections, getAllLemmas, getInflection
 
 # A whole definition up to this long is a clue (printed clue lists and the
 # player wrap a clue over two lines); a longer one is cut only where the

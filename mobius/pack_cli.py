@@ -307,6 +307,11 @@ def crossword_command(
         "--max-blocks", min=0.0, max=1.0, callback=finite,
         help="Most blocks per cell of a grid, a share from 0 to 1 (default 0.30 on glued surfaces; on the "
              "plane a sixth, a quarter on minis up to 8x8).")] = None,
+    max_plurals: Annotated[Optional[int], typer.Option(
+        "--max-plurals", min=-1, max=1000,
+        help="Most plural-S entries (VETS, STEALS) a grid may have, a rule of its fill; -1 for no limit "
+             "(default: one per 36 cells, at least 2: 2 on 11x5 and on minis, 6 on 15x15; no limit on "
+             "--patterns grids).")] = None,
     max_seam_crossings: Annotated[int, typer.Option("--max-seam-crossings", min=-1, max=50,
                                                     help="Per light; -1 for no limit.")] = 1,
     max_length: Annotated[int, typer.Option("--max-length", min=0, max=50,
@@ -344,7 +349,7 @@ def crossword_command(
                              dictionary=dictionary, min_score=min_score, solver=solver, seed=seed,
                              allow_repeats=allow_repeats, spelling=spelling.value, difficulty=difficulty.value,
                              max_seam_crossings=None if max_seam_crossings < 0 else max_seam_crossings,
-                             max_length=max_length or None, min_seam_lights=min_seam_lights,
+                             max_length=max_length or None, min_seam_lights=min_seam_lights, max_plurals=max_plurals,
                              credits=Credits(title, author, copyright),
                              **_given(polish=polish, worst=worst, symmetry=symmetry, max_words=max_words,
                                       max_blocks=max_blocks, time_limit=time_limit))

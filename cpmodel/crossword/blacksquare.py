@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from mobius.cpmodel.crossword.grid import BLOCK
-from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, cap_refusal
 from mobius.cpmodel.deadline import deadline_of
 from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
 from mobius.dictionaries import WordList
@@ -83,6 +83,8 @@ class BlacksquareSolver(SolverBase):
             "the blacksquare package is not installed (pip install 'mobius-puzzles[blacksquare]')"
 
     def supports(self, problem: FillProblem) -> str | None:
+        if refusal := cap_refusal(problem, "blacksquare"):
+            return refusal
         grid = problem.grid
         if grid.surface.name != "plane":
             return f"blacksquare fills plane grids only, and this grid is on the {grid.surface.name} surface"

@@ -4,7 +4,8 @@ Covers: `Search`, which runs maintained arc consistency with dom/wdeg and
 the best word first, or a seeded pick among the few best (`ReferenceSolver`
 with its default strategies or ``choices=N``, no randomising, no restarts)
 in numba, over the network and first domains
-`propagation.py` builds. Domains are bitsets held as rows of 64-bit words,
+`propagation.py` builds (its rules too: no word twice, and the cap on words
+of one kind, `propagation.keep_cap`). Domains are bitsets held as rows of 64-bit words,
 every change goes on a trail kept in arrays, and the search is an explicit
 stack, so it runs in bounded chunks and resumes where it stopped: the
 deadline is checked (and Ctrl-C lands) between chunks, a search out of its
@@ -73,6 +74,8 @@ FAILED, FRAMES, DOM_TRAIL, LET_TRAIL, NODES, BACKTRACKS, REVISIONS, MAX_BACKTRAC
 _GOLDEN, _MIX1, _MIX2 = (np.uint64(c) for c in SPLITMIX)
 NO_WIPEOUT, EXCLUSION_WIPEOUT = -2, -1
 NO_LIMIT = 1 << 62
+# Where the domain trail and the search frames start in `Search`'s state (the arguments of `_search`).
+STATE_TRAIL, STATE_FRAMES = 27, 32
 
 
 @intrinsic
@@ -211,10 +214,55 @@ def _exclude_word(v, dom, size, chunks, same_start, same_list, changed, trail_v,
     return -1, n
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _holds_capped(dom, v, chunks, slot, cap_rows):
+    """Does light v still have a word the cap counts?"""
+    for c in range(chunks[v]):
+        if dom[v, c] & cap_rows[slot[v], c]:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _keep_cap(dom, size, chunks, slot, cap_rows, cap_most, changed, trail_v, trail_c, trail_old, ctl):
+    """`propagation.keep_cap`: the light left with no word, or -1, and the number of lights put in `changed`."""
+    held, last = 0, -1
+    for v in range(dom.shape[0]):
+        if size[v] == 1 and _holds_capped(dom, v, chunks, slot, cap_rows):
+            held += 1
+            last = v
+    if held > cap_most:
+        return last, 0
+    n = 0
+    if held == cap_most:
+        for u in range(dom.shape[0]):
+            if size[u] > 1 and _holds_capped(dom, u, chunks, slot, cap_rows):
+                for c in range(chunks[u]):
+                    _set_chunk(dom, size, u, c, dom[u, c] & ~cap_rows[slot[u], c], trail_v, trail_c, trail_old, ctl)
+                if size[u] == 0:
+                    return u, n
+                changed[n] = u
+                n += 1
+    return -1, n
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _enqueue(changed, k, queue, queued, tail):
+    """Queue the first k lights of `changed` that are not queued yet; the queue's new tail."""
+    n = queue.shape[0]
+    for i in range(k):
+        u = changed[i]
+        if not queued[u]:
+            queued[u] = True
+            queue[tail % n] = u
+            tail += 1
+    return tail
+
+
 @njit(cache=True, _nrt=False)
 def _ac3(first, count, dom, size, letters, support, assigned, chunks, slot, masks, word_letters,
          end_light, end_pos, partner, partner_pos, crossing, end_start, same_start, same_list, allow_repeats,
-         queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old, ctl):
+         cap_rows, cap_most, queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old, ctl):
     """`propagation.ac3` from the lights first … first + count − 1: NO_WIPEOUT, the
     crossing whose revision emptied a light, or EXCLUSION_WIPEOUT."""
     n = queue.shape[0]
@@ -248,12 +296,14 @@ def _ac3(first, count, dom, size, letters, support, assigned, chunks, slot, mask
             if emptied >= 0:
                 result = EXCLUSION_WIPEOUT
                 break
-            for i in range(k):
-                u = changed[i]
-                if not queued[u]:
-                    queued[u] = True
-                    queue[tail % n] = u
-                    tail += 1
+            tail = _enqueue(changed, k, queue, queued, tail)
+        if cap_most >= 0 and size[v] == 1 and _holds_capped(dom, v, chunks, slot, cap_rows):
+            emptied, k = _keep_cap(dom, size, chunks, slot, cap_rows, cap_most, changed, trail_v, trail_c,
+                                   trail_old, ctl)
+            if emptied >= 0:
+                result = EXCLUSION_WIPEOUT
+                break
+            tail = _enqueue(changed, k, queue, queued, tail)
     while head < tail:  # leave the flags clear for the next call
         queued[queue[head % n]] = False
         head += 1
@@ -337,8 +387,8 @@ def _pick_index(seed, count, n):
 @njit(cache=True, _nrt=False)
 def _search(dom, size, letters, support, assigned, weight, chunks, slot, masks, word_letters, tiers,
             n_tiers, hint, end_light, end_pos, partner, partner_pos, crossing, end_start, same_start, same_list,
-            allow_repeats, queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old, frame_light,
-            frame_node, frame_value, frame_word, ctl, steps):
+            allow_repeats, cap_rows, cap_most, queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old,
+            frame_light, frame_node, frame_value, frame_word, ctl, steps):
     """`reference.backtrack` with two-way branching, for at most `steps` loop turns (then PAUSED)."""
     failed = ctl[FAILED]
     for _ in range(steps):
@@ -378,8 +428,8 @@ def _search(dom, size, letters, support, assigned, weight, chunks, slot, masks, 
             if refuted:
                 wipeout = _ac3(v, 1, dom, size, letters, support, assigned, chunks, slot, masks,
                                word_letters, end_light, end_pos, partner, partner_pos, crossing, end_start,
-                               same_start, same_list, allow_repeats, queue, queued, changed, trail_v, trail_c,
-                               trail_old, let_e, let_old, ctl)
+                               same_start, same_list, allow_repeats, cap_rows, cap_most, queue, queued, changed,
+                               trail_v, trail_c, trail_old, let_e, let_old, ctl)
                 if wipeout >= 0:
                     weight[wipeout] += 1
                 refuted = wipeout == NO_WIPEOUT
@@ -398,7 +448,8 @@ def _search(dom, size, letters, support, assigned, weight, chunks, slot, masks, 
                        trail_v, trail_c, trail_old, ctl)
         wipeout = _ac3(v, 1, dom, size, letters, support, assigned, chunks, slot, masks, word_letters,
                        end_light, end_pos, partner, partner_pos, crossing, end_start, same_start, same_list,
-                       allow_repeats, queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old, ctl)
+                       allow_repeats, cap_rows, cap_most, queue, queued, changed, trail_v, trail_c, trail_old, let_e,
+                       let_old, ctl)
         if wipeout >= 0:
             weight[wipeout] += 1
         failed = wipeout != NO_WIPEOUT
@@ -495,6 +546,7 @@ class Search:
         word_letters = np.zeros((len(slots), width * 64, length), dtype=np.uint8)
         n_tiers = np.zeros(len(slots), dtype=np.int64)
         tier_rows = np.zeros((len(slots), max((len(t) for t in tiers), default=0), width), dtype=np.uint64)
+        cap_rows = np.zeros((len(slots), width), dtype=np.uint64)
         for s, index in enumerate(slot_index):
             # Bits past the span stand for words no domain holds: harmless, so no mask is cut.
             index_masks, index_letters = _index_arrays(index)
@@ -506,6 +558,8 @@ class Search:
             n_tiers[s] = len(light_tiers)
             for t, tier in enumerate(light_tiers):
                 tier_rows[s, t, :slot_chunks[s]] = _rows(tier & ((1 << span[s]) - 1), slot_chunks[s])
+            capped = net.cap_masks[next(v for v in range(n) if slot[v] == s)]
+            cap_rows[s, :slot_chunks[s]] = _rows(capped & ((1 << span[s]) - 1), slot_chunks[s])
         dom = self._dom = np.zeros((n, width), dtype=np.uint64)
         for v, domain in enumerate(domains):
             dom[v, :chunks[v]] = _rows(domain, int(chunks[v]))
@@ -532,14 +586,15 @@ class Search:
         self._state = (dom, size, letters, support, np.zeros(n, dtype=np.bool_),
                        np.ones(max(1, n_ends), dtype=np.int64), chunks, slot, masks, word_letters, tier_rows, n_tiers,
                        self._hint, end_light, end_pos, partner, partner_pos, crossing, end_start, same_start, same_list,
-                       net.allow_repeats, np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
+                       net.allow_repeats, cap_rows, net.cap_most, np.zeros(n, dtype=np.int64),
+                       np.zeros(n, dtype=np.bool_),
                        np.zeros(n, dtype=np.int64), np.zeros(trail_room, dtype=np.int64),
                        np.zeros(trail_room, dtype=np.int64), np.zeros(trail_room, dtype=np.uint64),
                        np.zeros(let_room, dtype=np.int64), np.zeros(let_room, dtype=np.int64),
                        np.zeros(n + 1, dtype=np.int64), np.zeros((n + 1, 2), dtype=np.int64),
                        np.zeros((n + 1, 2), dtype=np.int64), np.zeros(n + 1, dtype=np.int64), self._ctl)
         (dom, size, letters, support, assigned, _, chunks, slot, masks, word_letters, _, _, _, *network,
-         queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old) = self._state[:30]
+         queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old) = self._state[:STATE_FRAMES]
         wipeout = _ac3(0, n, dom, size, letters, support, assigned, chunks, slot, masks, word_letters,
                        *network, queue, queued, changed, trail_v, trail_c, trail_old, let_e, let_old, self._ctl)
         self.initial_domain = int(size.sum())
@@ -578,8 +633,8 @@ class Search:
         if self.status != "SOLVED" or self._dom is None:
             raise ValueError("a search is cut after a fill")
         (dom, size, _, _, assigned, _, chunks, *_rest) = self._state
-        trail_v, trail_c, trail_old = self._state[25:28]
-        frame_light, _, _, frame_word = self._state[30:34]
+        trail_v, trail_c, trail_old = self._state[STATE_TRAIL:STATE_TRAIL + 3]
+        frame_light, _, _, frame_word = self._state[STATE_FRAMES:STATE_FRAMES + 4]
         keep_at = np.array(keep, dtype=np.int64)
         if _cut(dom, size, assigned, chunks, keep_at, trail_v, trail_c, trail_old, frame_light, frame_word,
                 self._ctl):

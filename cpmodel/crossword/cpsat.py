@@ -6,7 +6,8 @@ variable (0..25) per cell in a light and one table constraint per light
 forbidden, each pair of same-length lights that could read the same word
 must differ in some position; with ``maximize=True`` each table gains a score
 column and the total score is maximised (a word weighing its score less its
-penalty when the problem carries soft penalties). Fixing part of a fill is
+penalty when the problem carries soft penalties); a cap on words of one kind
+(`WordCap`) gives each table a 0/1 column summed under it. Fixing part of a fill is
 prefilling its letters in the grid; a `hint` guides the search. Before the
 model is built the tables are shrunk, because CP-SAT spends most of its time
 expanding large tables in presolve: the unary filters (length, minimum
@@ -51,7 +52,7 @@ from ortools.sat.python import cp_model
 from mobius.cpmodel.crossword.lights import Light
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
 from mobius.cpmodel.crossword.propagation import (ALPHABET, Candidates, LastMemo, Network, State, ac3, build_network,
-                                                 candidate_words)
+                                                 candidate_words, capped_masks)
 from mobius.cpmodel.crossword.tables import letter_codes, set_bits
 from mobius.cpmodel.deadline import ANSWER_GRACE_S, DeadlineExceeded, call_before, check_deadline
 from mobius.cpmodel.solver import Budget, SolverBase, SolveResult, Status, cpsat_solver, option
@@ -443,7 +444,9 @@ def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
         for (x, y), row in zip(domains.cells, domains.allowed)
     ]
     score_vars: list[cp_model.IntVar] = []
-    # Constraints: one table per light over its letters (+ its word's score).
+    capped = capped_masks(problem)
+    capped_vars: list[cp_model.IntVar] = []
+    # Constraints: one table per light over its letters (+ its word's score, + whether the cap counts it).
     for light, table, cell_ids in zip(lights, domains.tables, domains.light_cells):
         columns = [letter_vars[c] for c in cell_ids]
         rows = table.letters
@@ -452,8 +455,15 @@ def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
                                                 f"score_{light.label}"))
             columns.append(score_vars[-1])
             rows = np.hstack([rows, table.scores[:, None]])
+        if capped.get(light.length):
+            capped_vars.append(model.new_bool_var(f"capped_{light.label}"))
+            columns.append(capped_vars[-1])
+            rows = np.hstack([rows, _capped_column(capped[light.length], table.ids)[:, None]])
         _add_table(model, columns, rows)
         check_deadline(deadline)
+    # Constraints: the cap on words of one kind.
+    if problem.rules.cap is not None and capped_vars:
+        model.add(sum(capped_vars) <= problem.rules.cap.most)
     # Constraints: no word twice.
     if not problem.rules.allow_repeats:
         for i, j in _may_repeat(lights, domains.tables):
@@ -464,6 +474,11 @@ def _build_model(problem: FillProblem, domains: Domains, maximize: bool,
     if maximize:
         model.maximize(sum(score_vars))
     return model, letter_vars
+
+
+def _capped_column(mask: int, ids: np.ndarray) -> np.ndarray:
+    """1 for each word (by its number among its length's words) the cap's bitset holds, else 0."""
+    return np.isin(ids, set_bits(mask, mask.bit_length())).astype(np.int64)
 
 
 def _add_table(model: cp_model.CpModel, columns: list[cp_model.IntVar], rows: np.ndarray) -> None:

@@ -9,7 +9,10 @@ case), each light's first domain (`initial_domains`: length, minimum score,
 the rules' excluded words, prefilled letters), and propagation over a
 trailed `State`: `revise` one arc, `exclude_word` (when repeats are
 forbidden a light down to one word removes it from every other light of its
-length, which also catches two lights forced to the same word) and `ac3`,
+length, which also catches two lights forced to the same word), `keep_cap`
+(the rules' `WordCap`: once as many lights as it allows are down to one
+capped word, every other light loses its capped words; one more is a
+wipeout) and `ac3`,
 which returns the `Wipeout` it met instead of acting on it, so that a search
 can weigh the blame. `candidate_words` is the pre-pass every solver shares
 (the reference search, the CP-SAT model, the table backends): the project
@@ -35,7 +38,7 @@ import operator
 import threading
 import weakref
 from collections import Counter, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -58,6 +61,8 @@ FEW_WORDS = 4
 # memos grew pack workers to 6 GB by puzzle 400. One fill meets a few
 # hundred sets; this keeps a memo under ~2 MB (a union is one bit a word).
 MEMO_LIMIT = 2048
+# `Network.cap_most` of a problem without a cap.
+NO_CAP = -1
 # What a LengthIndex is for given words and scores changes only with this
 # number: stored indexes (`word_cache`) are keyed by it. Bump it with any
 # change to the ranking (`friendliness`, the sort key) or to the masks.
@@ -250,6 +255,10 @@ class Network:
     same_length: tuple[tuple[int, ...], ...]  # per light: the other lights of its length
     degree: tuple[int, ...]  # per light: number of crossings
     allow_repeats: bool
+    # The rules' cap: per light, the bitset of its capped words, and how many lights may hold one
+    # (NO_CAP: no cap, every mask 0).
+    cap_masks: tuple[int, ...]
+    cap_most: int
 
 
 def build_network(problem: FillProblem, deadline: float = math.inf) -> Network:
@@ -262,6 +271,7 @@ def build_network(problem: FillProblem, deadline: float = math.inf) -> Network:
             check_deadline(deadline)
             built[light.length] = length_index(problem.words, light.length)
     index = tuple(built[light.length] for light in lights)
+    capped = capped_masks(problem)
     end_light, end_pos, partner, partner_pos = [], [], [], []
     for c in problem.lights.crossings:
         end_light += [c.light_a, c.light_b]
@@ -284,7 +294,22 @@ def build_network(problem: FillProblem, deadline: float = math.inf) -> Network:
         same_length=tuple(tuple(u for u in by_length[light.length] if u != v) for v, light in enumerate(lights)),
         degree=tuple(len(e) for e in ends),
         allow_repeats=problem.rules.allow_repeats,
+        cap_masks=tuple(capped.get(light.length, 0) for light in lights),
+        cap_most=NO_CAP if problem.rules.cap is None else problem.rules.cap.most,
     )
+
+
+def capped_masks(problem: FillProblem) -> dict[int, int]:
+    """Per length, the bitset of the words the rules' cap counts (none without a cap; remembered
+    as `excluded_masks` are: the fills of a pack share one cap)."""
+    cap = problem.rules.cap
+    if cap is None:
+        return {}
+    lengths = {light.length for light in problem.lights.lights}
+    masks = _CAPPED_MASKS.get((problem.words, cap.words), dict)
+    for length in lengths - masks.keys():
+        masks[length] = length_index(problem.words, length).mask_of(w for w in cap.words if len(w) == length)
+    return masks
 
 
 def excluded_masks(problem: FillProblem) -> dict[int, int]:
@@ -300,6 +325,7 @@ def excluded_masks(problem: FillProblem) -> dict[int, int]:
 
 
 _EXCLUDED_MASKS: LastMemo[dict[int, int]] = LastMemo()
+_CAPPED_MASKS: LastMemo[dict[int, int]] = LastMemo()
 
 
 def initial_domains(problem: FillProblem, net: Network) -> list[int]:
@@ -404,6 +430,36 @@ def exclude_word(net: Network, st: State, v: int, changed: list[int]) -> int | N
     return None
 
 
+def keep_cap(net: Network, st: State, changed: list[int]) -> int | None:
+    """A light just came down to one capped word: count the lights down to one (theirs are their
+    words); past the cap, the light it fails on, the last of them; at it, every other light
+    loses its capped words, the lights that shrank going into `changed`, and one left with no
+    word is returned. Stateless, so a search's undo needs nothing more: domains only shrink,
+    and once the cap is full no light can come down to a capped word again."""
+    dom, masks = st.dom, net.cap_masks
+    held = [v for v, d in enumerate(dom) if d & masks[v] and d.bit_count() == 1]
+    if len(held) > net.cap_most:
+        return held[-1]
+    if len(held) == net.cap_most:
+        for u, du in enumerate(dom):
+            if du & masks[u] and du.bit_count() > 1:
+                st.set_domain(u, du & ~masks[u])
+                if not st.dom[u]:
+                    return u
+                changed.append(u)
+    return None
+
+
+def singleton_rules(net: Network, st: State, v: int, changed: list[int]) -> Iterator[int | None]:
+    """Light v is down to one word: the rules that then act, one by one (the word used no
+    more, the cap), each yielding the light it left with no word, or None with the lights it
+    shrank in `changed`; the caller stops at the first wipeout."""
+    if not net.allow_repeats:
+        yield exclude_word(net, st, v, changed)
+    if st.dom[v] & net.cap_masks[v]:
+        yield keep_cap(net, st, changed)
+
+
 def ac3(net: Network, st: State, lights: Iterable[int]) -> Wipeout | None:
     """Propagate changes of `lights` until every arc is consistent (None) or
     a light has no word left (the `Wipeout`, for the caller to weigh)."""
@@ -424,15 +480,15 @@ def ac3(net: Network, st: State, lights: Iterable[int]) -> Wipeout | None:
                 if w not in queued:
                     queued.add(w)
                     queue.append(w)
-        if not net.allow_repeats and st.dom[v].bit_count() == 1:
-            emptied = exclude_word(net, st, v, changed)
-            if emptied is not None:
-                return Wipeout(emptied, None)
-            for u in changed:
-                if u not in queued:
-                    queued.add(u)
-                    queue.append(u)
-            changed.clear()
+        if st.dom[v].bit_count() == 1:
+            for emptied in singleton_rules(net, st, v, changed):
+                if emptied is not None:
+                    return Wipeout(emptied, None)
+                for u in changed:
+                    if u not in queued:
+                        queued.add(u)
+                        queue.append(u)
+                changed.clear()
         if st.revisions >= st.next_check:
             st.next_check = st.revisions + DEADLINE_CHECK_REVISIONS
             st.check_deadline()

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import BinaryIO, ClassVar
 
 from mobius.cpmodel.crossword.lights import Light
-from mobius.cpmodel.crossword.problem import Fill, FillProblem
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, cap_refusal
 from mobius.cpmodel.deadline import deadline_of
 from mobius.cpmodel.processes import run_before
 from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
@@ -167,6 +167,8 @@ class QxwSolver(SolverBase):
         return None if self.program else "the qxw program is not installed (Debian package qxw)"
 
     def supports(self, problem: FillProblem) -> str | None:
+        if refusal := cap_refusal(problem, "a Qxw deck"):
+            return refusal
         if problem.grid.letters:
             return f"a Qxw deck cannot fix letters, and this grid has {len(problem.grid.letters)} prefilled cells"
         return None

@@ -33,8 +33,8 @@ from typing import ClassVar
 
 from mobius.cpmodel.crossword.picks import SEED_MASK, pick_index
 from mobius.cpmodel.crossword.problem import Fill, FillProblem
-from mobius.cpmodel.crossword.propagation import (Network, State, Wipeout, ac3, build_network, exclude_word,
-                                           initial_domains, length_index, revise)
+from mobius.cpmodel.crossword.propagation import (Network, State, Wipeout, ac3, build_network, initial_domains,
+                                           length_index, revise, singleton_rules)
 from mobius.cpmodel.deadline import DeadlineExceeded
 from mobius.cpmodel.solver import Budget, SolveResult, SolverBase, Status, option
 
@@ -108,7 +108,7 @@ def forward_check(net: Network, st: SearchState, v: int) -> bool:
         if not assigned[net.partner[e]] and revise(net, st, e) and not st.dom[net.partner[e]]:
             st.weight[e >> 1] += 1
             return False
-    return net.allow_repeats or exclude_word(net, st, v, []) is None
+    return all(emptied is None for emptied in singleton_rules(net, st, v, []))
 
 
 def maintain_arc_consistency(net: Network, st: SearchState, v: int) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from mobius.cpmodel.crossword.problem import FillProblem
+from mobius.cpmodel.crossword.problem import FillProblem, cap_refusal
 from mobius.cpmodel.crossword.tables import FillTables, fill_from_codes, fill_tables
 from mobius.cpmodel.deadline import DeadlineExceeded, deadline_of, too_late
 from mobius.cpmodel.solver import SolveResult, SolverBase, Status, option
@@ -45,6 +45,9 @@ class TableBackend(SolverBase):
 
     def solve_tables(self, tables: FillTables, run: TableRun, seed: int) -> TableAnswer:
         raise NotImplementedError
+
+    def supports(self, problem: FillProblem) -> str | None:
+        return cap_refusal(problem, self.name)
 
     def solve(self, problem: FillProblem, *, time_limit: float | None = None, seed: int = 0) -> SolveResult:
         started = time.perf_counter()

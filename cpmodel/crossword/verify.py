@@ -46,4 +46,9 @@ def verify(problem: FillProblem, fill: Fill) -> list[str]:
                           f"< minimum {problem.rules.min_score}")
     if not problem.rules.allow_repeats:
         errors.extend(f"word {w!r} is used {n} times" for w, n in sorted(used.items()) if n > 1)
+    cap = problem.rules.cap
+    if cap is not None:
+        capped = sorted(w for w, n in used.items() for _ in range(n) if w in cap.words)
+        if len(capped) > cap.most:
+            errors.append(f"{len(capped)} lights read {cap.name} ({', '.join(capped)}), at most {cap.most} allowed")
     return errors

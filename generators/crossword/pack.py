@@ -37,11 +37,12 @@ from functools import lru_cache
 from typing import Any
 
 from mobius.cpmodel.crossword.grid import BLOCK, Grid, make_grid
-from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules
+from mobius.cpmodel.crossword.problem import Fill, FillProblem, FillRules, WordCap
 from mobius.cpmodel.crossword.verify import verify
 from mobius.cpmodel.solver import SolveResult, Solver, Status, budget_spent, get_solver, parse_spec, require_usable
 from mobius.cpmodel.surface import surface as find_surface
 from mobius.dictionaries import ListContent, WordList, load, portable
+from mobius.dictionaries.clue_usage import is_s_plural
 from mobius.generators.crossword.american import SUNDAY_FLOOR, american_rules, reach_floor
 from mobius.generators.crossword.clues import ClueBank, ClueLines, load_bank
 from mobius.generators.crossword.plan import OUT_OF_BUDGET, OUT_OF_TIME, SHARES, CrosswordJob, CrosswordPlan, pattern_of
@@ -54,7 +55,7 @@ from mobius.generators.crossword.pattern_check import check_pattern
 from mobius.generators.crossword.pattern_rules import DEFAULT_DENSITY, PatternSpec
 from mobius.generators.crossword.polish import polish, repair
 from mobius.generators.puzzles import Credits, crossword_puzzle, grid_clues, surface_title
-from mobius.generators.crossword.quality import puzzle_quality, worst_answer_agrees
+from mobius.generators.crossword.quality import PLURAL_S, puzzle_quality, worst_answer_agrees
 from mobius.generators.crossword.word_family import family_pair
 from mobius.generators.crossword.word_policy import share_bonus
 from mobius.generators.crossword.worst_answer import WorstAnswer, floored, raise_worst
@@ -115,6 +116,12 @@ DEFAULT_THREE_SHARE = 0.25
 # New fills of a grid a job may make, each without one more word, when two answers of one family
 # cannot be parted by mending the fill (`_one_of_a_family`).
 FAMILY_REFILLS = 2
+# Plural-S entries (VETS, STEALS: a word with an S added to one of its lemmas) a drawn grid may have by
+# default: one per this many cells, and never fewer than MIN_PLURALS — 2 on an 11×5 strip or a mini, 6 on a
+# daily. A fill leaning on them reads as padding to an editor; the fill keeps the cap as a rule
+# (`FillRules.cap`), so a grid that cannot keep it is another attempt.
+PLURAL_CELLS = 36
+MIN_PLURALS = 2
 # Blocks per cell of a pack's grids of `DENSE_FROM_CELLS` cells or more: the grids packs fill sit near
 # the ceiling (pattern_rules.DEFAULT_DENSITY's 30 %), so sparser draws are mostly wasted; smaller
 # grids keep the whole range, as their small space is needed whole.
@@ -163,6 +170,9 @@ class CrosswordPackSpec:
     # Lights across the seam per puzzle; None = DEFAULT_SEAM_LIGHTS on a surface with a seam, 0 on the plane.
     min_seam_lights: int | None = None
     max_three_share: float = DEFAULT_THREE_SHARE
+    # Most plural-S entries a grid may have (--max-plurals); None = one per PLURAL_CELLS cells of a drawn
+    # grid and no cap on the publisher's own (--patterns, which cannot be redrawn to suit it); < 0 = no cap.
+    max_plurals: int | None = None
     polish: float = DEFAULT_POLISH  # CP-SAT deterministic seconds per puzzle; 0 = no polish
     worst: int = DEFAULT_WORST  # backtracks per puzzle raising its worst answer; 0 = none
     # Clues on: every entry gets one from the embedded bank (or extra_clues,
@@ -233,7 +243,8 @@ class CrosswordPackSpec:
                 "allow_repeats": self.allow_repeats, "min_length": self.min_length, "checked": self.checked,
                 "symmetry": self.pattern_spec().symmetry, **self._seam_parameters(),
                 "max_length": self.pattern_spec().max_length,
-                "max_three_share": self.max_three_share, "polish": self.polish, "worst": self.worst,
+                "max_three_share": self.max_three_share, "max_plurals": self.plural_cap, "polish": self.polish,
+                "worst": self.worst,
                 "clues": self.clues, "extra_clues": len(self.extra_clues), "ban": sorted(self.ban),
                 "allow": sorted(self.allow), "spelling": self.spelling, **self.credits.given(),
                 **self._american_parameters(), **({"patterns": len(self.patterns)} if self.patterns else {}),
@@ -332,12 +343,23 @@ class CrosswordPackSpec:
         """The least score an answer may have: the floor, or the level's if higher (easy)."""
         return max(self.floor, self.level.floor)
 
+    @property
+    def plural_cap(self) -> int | None:
+        """Most plural-S entries a grid may have, None for no cap (`max_plurals`)."""
+        if self.max_plurals is not None:
+            return None if self.max_plurals < 0 else self.max_plurals
+        if self.patterns:
+            return None
+        return max(MIN_PLURALS, self.width * self.height // PLURAL_CELLS)
+
     def rules(self, excluded: frozenset[str] = frozenset()) -> FillRules:
         # A given grid's lights are as they are: a seam rule of the pack's own grids does not bind them.
+        most = self.plural_cap
         return FillRules(min_length=self.min_length, allow_repeats=False,
                          max_seam_crossings=None if self.patterns else self.max_seam_crossings,
                          min_score=self.fill_min_score,
-                         excluded=excluded)
+                         excluded=excluded,
+                         cap=None if most is None else WordCap(_plurals(self), most, PLURAL_S))
 
     def clue_bank(self) -> ClueBank | None:
         """The clues entries get (loaded once per process), or None with clues off."""
@@ -528,6 +550,12 @@ def fill_of(rows: Sequence[str]) -> Fill:
 @lru_cache(maxsize=2 * SHARES)
 def _share_bonus(spec: CrosswordPackSpec, share: int) -> dict[str, int]:
     return share_bonus(spec.words().words, share, SHARES)
+
+
+@lru_cache(maxsize=2)
+def _plurals(spec: CrosswordPackSpec) -> frozenset[str]:
+    """The fill's plural-S words, one set per pack (the fills' caps share it: `propagation.capped_masks`)."""
+    return frozenset(word for word in spec.words().words if is_s_plural(word))
 
 
 @lru_cache(maxsize=2)

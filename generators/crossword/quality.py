@@ -2,11 +2,11 @@
 
 Covers: `puzzle_quality(puzzle)`, the figures a puzzle file carries under
 `quality` — entries, the share with a clue, mean entry score, the share of
-three-letter entries, the share of cells that are blocks, lights across a
+three-letter entries, the plural-S entries (`plural_s`), the share of cells that are blocks, lights across a
 seam (on a surface that has one: a plane puzzle has no seam to count), the
 lowest-scored entry — all read from the puzzle's own entries and rows, so
 anyone can recompute them; `pack_quality(puzzles)`, the same summed over a
-pack for the manifest (the block share as the puzzles' mean and their most,
+pack for the manifest (the block share and the plural-S count as the puzzles' mean and their most,
 with each puzzle's lowest-scored entry, its worst answer, by puzzle id, their
 median, the word families whose answers stand in two puzzles or more
 (`word_family.families_of`), how many puzzles carry a `worst_answer` record — the bound
@@ -30,10 +30,12 @@ from typing import Any
 
 from mobius.cpmodel.crossword.grid import BLOCK
 from mobius.cpmodel.surface import surface
+from mobius.dictionaries.clue_usage import is_s_plural
 from mobius.generators.crossword.difficulty import difficulty_summary, pack_difficulty
 from mobius.generators.crossword.word_family import families_of
 
 THREE = 3  # the length the three-letter share counts
+PLURAL_S = "plural-S entries"  # what `plural_s` counts, in messages
 
 
 def lowest_entry(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
@@ -51,10 +53,16 @@ def puzzle_quality(puzzle: Mapping[str, Any]) -> dict[str, Any]:
         "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
         "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
         "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
+        "plural_s": plural_s(entries),
         "block_share": block_share(puzzle),
         **seams,
         "lowest": lowest_entry(entries),
     }
+
+
+def plural_s(entries: Sequence[Mapping[str, Any]]) -> int:
+    """How many entries are plural-S (VETS, STEALS: `clue_usage.is_s_plural`), which a grid caps."""
+    return sum(1 for e in entries if is_s_plural(e["answer"]))
 
 
 def block_share(puzzle: Mapping[str, Any]) -> float:
@@ -80,6 +88,9 @@ def pack_quality(puzzles: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "clued_share": round(sum(1 for e in entries if e["clue"].strip()) / n, 4) if n else 0.0,
         "mean_score": round(sum(e["score"] for e in entries) / n, 2) if n else 0.0,
         "three_letter_share": round(sum(1 for e in entries if len(e["answer"]) == THREE) / n, 4) if n else 0.0,
+        # plural-S entries: the most in one puzzle, and the mean
+        "plural_s_max": max((plural_s(p["entries"]) for p in puzzles), default=0),
+        "plural_s_mean": round(sum(plural_s(p["entries"]) for p in puzzles) / len(puzzles), 2) if puzzles else 0.0,
         # blocks per cell, over the puzzles: editors look at the mean and at the choppiest grid
         "block_share_mean": round(sum(shares) / len(shares), 4) if shares else 0.0,
         "block_share_max": max(shares, default=0.0),
@@ -141,8 +152,14 @@ def summary_line(quality: Mapping[str, Any]) -> str:
     return (f"quality: {quality['puzzles']} puzzles, {quality['entries']} entries "
             f"({quality['distinct_answers']} distinct), {quality['clued_share']:.0%} clued, "
             f"{quality['block_share_mean']:.0%} blocks (at most {quality['block_share_max']:.0%} a grid), mean score "
-            f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, "
+            f"{quality['mean_score']:.1f}, {quality['three_letter_share']:.0%} three-letter, {_plurals(quality)}"
             f"{seams}lowest {lowest['answer']} ({lowest['score']}){_raised(quality)}{_families(quality)}")
+
+
+def _plurals(quality: Mapping[str, Any]) -> str:
+    """The summary's words on plural-S entries (none for an older manifest without them)."""
+    most = quality.get("plural_s_max")
+    return "" if most is None else f"at most {most} plural-S a grid, "
 
 
 def _families(quality: Mapping[str, Any]) -> str:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from mobius.cpmodel import choco, deadline, sat
+from mobius.cpmodel import choco, sat
 from mobius.cpmodel.crossword import tables as tables_module
 from mobius.cpmodel.crossword.grid import make_grid, read_grid
 from mobius.cpmodel.crossword.problem import FillProblem, FillRules

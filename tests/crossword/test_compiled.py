@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from mobius.cpmodel.crossword.compiled import Search
 from mobius.cpmodel.crossword.grid import make_grid
-from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules, WordCap
 from mobius.cpmodel.crossword.propagation import Network, build_network, initial_domains
 from mobius.cpmodel.crossword.reference import ReferenceSolver, penalty_tiers, read_fill
 from mobius.cpmodel.crossword.verify import verify
@@ -52,6 +52,16 @@ def assert_same_search(python: SolveResult, numba: SolveResult, problem: FillPro
 
 
 @st.composite
+def caps(draw: st.DrawFn, listed: list[str]) -> WordCap | None:
+    """No cap, or at most 0–2 lights reading a word that ends in one letter (as an S-plural does)."""
+    most = draw(st.sampled_from([None, None, 0, 1, 2]))
+    if most is None:
+        return None
+    end = draw(st.sampled_from("ABCD"))
+    return WordCap(frozenset(w for w in listed if w.endswith(end)), most, f"words ending in {end}")
+
+
+@st.composite
 def instances(draw: st.DrawFn) -> tuple[FillProblem, int | None]:
     w, h = draw(st.integers(2, 5)), draw(st.integers(2, 5))
     rows = ["".join(draw(st.lists(st.sampled_from("....#"), min_size=w, max_size=w))) for _ in range(h)]
@@ -63,7 +73,7 @@ def instances(draw: st.DrawFn) -> tuple[FillProblem, int | None]:
     words = from_words(listed, scores)
     excluded = frozenset(draw(st.lists(st.sampled_from(listed), max_size=5)))
     rules = FillRules(allow_repeats=draw(st.booleans()), min_score=draw(st.sampled_from([0, 0, 30, 60])),
-                      excluded=excluded)
+                      excluded=excluded, cap=draw(caps(listed)))
     penalties = dict(draw(st.lists(st.tuples(st.sampled_from(listed), st.integers(0, 3)), max_size=8)))
     budget = draw(st.sampled_from([None, None, 0, 1, 5, 40]))
     return FillProblem(grid, words, rules, penalties), budget

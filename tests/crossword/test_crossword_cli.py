@@ -24,7 +24,7 @@ def test_lights_json_follows_the_glue() -> None:
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert (data["width"], data["height"], data["surface"]) == (8, 4, "mobius")
-    seam = [l for l in data["lights"] if l["seam_crossings"]]
+    seam = [lt for lt in data["lights"] if lt["seam_crossings"]]
     assert seam, "the example should have a light across the seam"
     for light in seam:
         cells = light["cells"]

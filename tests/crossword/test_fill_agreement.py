@@ -13,6 +13,7 @@ from mobius.cpmodel.crossword.verify import verify
 from mobius.cpmodel.solver import Status, get_solver
 from mobius.cpmodel.surface import SURFACES
 from mobius.dictionaries import from_words, load
+from tests.crossword.test_compiled import caps
 
 SOLVERS = ("reference", "reference:select=domwdeg,inference=fc", "cpsat", "cpsat:prepass=none", "cpsat:search=cpsat")
 TIME_LIMIT = 20.0
@@ -36,8 +37,9 @@ def instances(draw: st.DrawFn) -> FillProblem:
     grid = make_grid(rows, draw(st.sampled_from(sorted(SURFACES))))
     # A three-letter alphabet keeps dictionaries small while mixing SAT and UNSAT.
     word = st.text(alphabet="ABC", min_size=2, max_size=2 * max(w, h))
-    words = from_words(draw(st.lists(word, min_size=1, max_size=30)))
-    rules = FillRules(allow_repeats=draw(st.booleans()))
+    listed = draw(st.lists(word, min_size=1, max_size=30))
+    rules = FillRules(allow_repeats=draw(st.booleans()), cap=draw(caps(listed)))
+    words = from_words(listed)
     return FillProblem(grid, words, rules)
 
 
@@ -59,7 +61,7 @@ SEED_WORDS = ["APPLE", "BREAD", "CHAIR", "DANCE", "EAGLE", "FLAME", "GRAPE", "HO
 @pytest.mark.parametrize("spec", SOLVERS)
 def test_seed_example_has_no_fill_from_its_25_words(spec: str) -> None:
     problem = FillProblem(make_grid(SEED_PATTERN), from_words(SEED_WORDS))
-    assert {l.length for l in problem.lights.lights} == {3, 5}
+    assert {lt.length for lt in problem.lights.lights} == {3, 5}
     result = get_solver("crossword", spec).solve(problem, time_limit=TIME_LIMIT)
     assert result.status is Status.UNSAT
 

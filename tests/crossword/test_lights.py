@@ -19,7 +19,7 @@ def test_seed_example_light_crosses_the_mobius_seam() -> None:
     grid = make_grid(["........", "......#.", "........", "........"], "mobius")
     found = lights_by_label(grid)
     # Row 1 runs (7,1) then (0,2): the right edge of row 1 continues on row 4-1-1 = 2.
-    light = next(l for l in found.values() if (7, 1) in l.cells and l.direction == ACROSS)
+    light = next(lt for lt in found.values() if (7, 1) in lt.cells and lt.direction == ACROSS)
     i = light.cells.index((7, 1))
     assert light.cells[i + 1] == (0, 2)
     assert light.seam_crossings == 2
@@ -28,8 +28,8 @@ def test_seed_example_light_crosses_the_mobius_seam() -> None:
 
 def test_mobius_row_pair_without_separator_is_one_cyclic_light() -> None:
     grid = make_grid(["....", "....", "...."], "mobius")
-    across = [l for l in find_lights(grid).lights if l.direction == ACROSS]
-    assert [(l.number, l.length, l.cyclic, l.seam_crossings) for l in across] == [(1, 8, True, 2), (5, 4, True, 1)]
+    across = [lt for lt in find_lights(grid).lights if lt.direction == ACROSS]
+    assert [(lt.number, lt.length, lt.cyclic, lt.seam_crossings) for lt in across] == [(1, 8, True, 2), (5, 4, True, 1)]
     # The loop of rows 0 and 2 reads from (0, 0), its first cell in reading order.
     assert across[0].cells == ((0, 0), (1, 0), (2, 0), (3, 0), (0, 2), (1, 2), (2, 2), (3, 2))
     assert across[1].cells == ((0, 1), (1, 1), (2, 1), (3, 1))
@@ -37,32 +37,32 @@ def test_mobius_row_pair_without_separator_is_one_cyclic_light() -> None:
 
 def test_cylinder_row_is_a_loop_until_a_block_cuts_it() -> None:
     loop = make_grid(["...."], "cylinder")
-    assert [(l.cells, l.cyclic) for l in find_lights(loop).lights] == [(((0, 0), (1, 0), (2, 0), (3, 0)), True)]
+    assert [(lt.cells, lt.cyclic) for lt in find_lights(loop).lights] == [(((0, 0), (1, 0), (2, 0), (3, 0)), True)]
     cut = make_grid([".#.."], "cylinder")
-    assert [l.cells for l in find_lights(cut).lights] == [((2, 0), (3, 0), (0, 0))]
+    assert [lt.cells for lt in find_lights(cut).lights] == [((2, 0), (3, 0), (0, 0))]
 
 
 def test_bars_separate_lights_and_a_seam_bar_cuts_the_glue() -> None:
     grid = make_grid(["....", "...."], "torus", bars_right=[(1, 0), (3, 0), (3, 1)], bars_below=[(0, 1), (1, 1),
                                                                                            (2, 1), (3, 1), (2, 0)])
     found = find_lights(grid)
-    across = sorted(l.cells for l in found.lights if l.direction == ACROSS)
+    across = sorted(lt.cells for lt in found.lights if lt.direction == ACROSS)
     assert across == [((0, 0), (1, 0)), ((0, 1), (1, 1), (2, 1), (3, 1)), ((2, 0), (3, 0))]
-    down = sorted(l.cells for l in found.lights if l.direction == DOWN)
+    down = sorted(lt.cells for lt in found.lights if lt.direction == DOWN)
     assert down == [((0, 0), (0, 1)), ((1, 0), (1, 1)), ((3, 0), (3, 1))]
 
 
 def test_torus_down_light_wraps_to_the_top() -> None:
     grid = make_grid(["..", "#.", ".."], "torus")
-    down = [l for l in find_lights(grid).lights if l.direction == DOWN and (0, 2) in l.cells]
+    down = [lt for lt in find_lights(grid).lights if lt.direction == DOWN and (0, 2) in lt.cells]
     assert down[0].cells == ((0, 2), (0, 0)) and down[0].seam_crossings == 1
 
 
 def test_projective_down_light_flips_column() -> None:
     grid = make_grid(["#..", "...", "..#"], "projective")
-    light = next(l for l in find_lights(grid).lights if l.direction == DOWN and (1, 0) in l.cells)
+    light = next(lt for lt in find_lights(grid).lights if lt.direction == DOWN and (1, 0) in lt.cells)
     assert light.cyclic
-    col = next(l for l in find_lights(grid).lights if l.direction == DOWN and (0, 1) in l.cells)
+    col = next(lt for lt in find_lights(grid).lights if lt.direction == DOWN and (0, 1) in lt.cells)
     # Down from (0, 2) leaves the bottom and enters the top at column 3-1-0 = 2.
     assert col.cells == ((0, 1), (0, 2), (2, 0), (2, 1)) and col.seam_crossings == 1
 
@@ -82,7 +82,7 @@ def test_min_length_and_unchecked_cells() -> None:
     two = find_lights(grid, 2)
     assert two.unchecked == ((2, 1),)
     three = find_lights(grid, 3)
-    assert {l.length for l in three.lights} == {3, 5}
+    assert {lt.length for lt in three.lights} == {3, 5}
     assert set(three.unchecked) == {(0, 0), (1, 0), (3, 0), (4, 0), (0, 2), (1, 2), (3, 2), (4, 2), (2, 1)}
 
 
@@ -143,8 +143,8 @@ def test_every_white_cell_in_a_run_lies_in_exactly_one_light(grid: Grid) -> None
             in_run = any(_open_edge(grid, cell, e) and step(grid.surface, grid.width, grid.height, cell, e).cell != cell
                          for e in (d, d.reverse))
             assert count.get(cell, 0) == (1 if in_run else 0), (direction, cell)
-    starts = [l.cells[0] for l in found.lights]
-    numbers = {l.cells[0]: l.number for l in found.lights}
+    starts = [lt.cells[0] for lt in found.lights]
+    numbers = {lt.cells[0]: lt.number for lt in found.lights}
     assert sorted(set(numbers.values())) == list(range(1, len(set(starts)) + 1))
     ordered = sorted(set(starts), key=lambda c: (c[1], c[0]))
     assert [numbers[c] for c in ordered] == list(range(1, len(ordered) + 1))

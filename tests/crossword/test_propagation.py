@@ -12,9 +12,11 @@ import pytest
 
 from mobius.cpmodel.crossword import propagation
 from mobius.cpmodel.crossword.grid import make_grid
-from mobius.cpmodel.crossword.problem import FillProblem, FillRules
+from mobius.cpmodel.crossword.problem import FillProblem, FillRules, WordCap
 from mobius.cpmodel.crossword.propagation import (State, Wipeout, ac3, build_network, candidate_words, initial_domains,
                                            length_index)
+from mobius.cpmodel.crossword.verify import verify
+from mobius.cpmodel.solver import get_solver
 from mobius.dictionaries import from_words
 
 
@@ -85,3 +87,46 @@ def test_excluded_words_are_masked_afresh_for_every_other_set() -> None:
         net = build_network(problem)
         kept = {index.words[k] for k in range(len(index.words)) if initial_domains(problem, net)[0] >> k & 1}
         assert kept == {"ABC", "ABD", "XYZ", "XYW"} - excluded
+
+
+# --- the cap on words of one kind ------------------------------------------------
+
+def test_a_full_cap_takes_the_capped_words_from_every_other_light() -> None:
+    # The prefilled row AS holds the one S-word allowed: every other light loses its S-words (the
+    # columns AS and SS, the row BS), and with none allowed the row is a wipeout of its own.
+    words = ["AS", "BS", "SS", "AB", "AA", "SB", "BA"]
+    capped = frozenset({"AS", "BS", "SS"})
+    problem, st, failure = propagate(["AS", ".."], words, allow_repeats=True, cap=WordCap(capped, 1, "S-words"))
+    assert failure is None
+    net = build_network(problem)
+    assert [bool(d & net.cap_masks[v]) for v, d in enumerate(st.dom)] == [
+        light.cells == ((0, 0), (1, 0)) for light in problem.lights.lights]
+    _, _, failure = propagate(["AS", ".."], words, allow_repeats=True, cap=WordCap(capped, 0, "S-words"))
+    assert failure is not None and failure.crossing is None
+
+
+def test_a_cap_left_room_takes_nothing() -> None:
+    words = ["AS", "BS", "SS", "AB", "AA", "SB", "BA"]
+    _, st, failure = propagate(["AS", ".."], words, allow_repeats=True,
+                               cap=WordCap(frozenset({"AS", "BS", "SS"}), 2, "S-words"))
+    _, uncapped, _ = propagate(["AS", ".."], words, allow_repeats=True)
+    assert failure is None and st.dom == uncapped.dom
+
+
+def test_the_verifier_counts_a_cap_without_the_solvers() -> None:
+    problem = FillProblem(make_grid(["..", ".."]), from_words(["AS", "AS", "SS"]),
+                          FillRules(allow_repeats=True, cap=WordCap(frozenset({"AS", "SS"}), 1, "S-words")))
+    fill = {(0, 0): "A", (1, 0): "S", (0, 1): "S", (1, 1): "S"}  # AS, SS across; AS, SS down
+    assert verify(problem, fill) == ["4 lights read S-words (AS, AS, SS, SS), at most 1 allowed"]
+    loose = FillProblem(problem.grid, problem.words, FillRules(allow_repeats=True,
+                                                               cap=WordCap(frozenset({"AS", "SS"}), 4, "S-words")))
+    assert verify(loose, fill) == []
+
+
+@pytest.mark.parametrize("spec", ["choco", "gecode", "sat", "qxw", "blacksquare"])
+def test_a_solver_that_cannot_keep_a_cap_says_so_before_solving(spec: str) -> None:
+    problem = FillProblem(make_grid(["..", ".."]), from_words(["AS", "SS"]),
+                          FillRules(cap=WordCap(frozenset({"AS"}), 1, "S-words")))
+    refusal = get_solver("crossword", spec).supports(problem)
+    assert refusal is not None and "cap on S-words" in refusal
+    assert get_solver("crossword", spec).supports(FillProblem(problem.grid, problem.words)) is None

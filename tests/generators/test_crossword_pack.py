@@ -330,3 +330,37 @@ def test_a_small_pack_with_repeats_allowed_does_not_refill_one_fill_forever(tmp_
     assert len({"/".join(p["rows"]) for p in puzzles.values()}) == 30
     manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
     assert manifest["status"] == "complete" and manifest["counts"]["rejected"] < 30
+
+
+def plural_s(answer: str) -> bool:
+    """An S-plural or -S verb by lemminflect's lemmas, read here without the tool's own test."""
+    lower = answer.lower()
+    lemmas = {lemma for found in getAllLemmas(lower).values() for lemma in found} - {lower}
+    return any(lower in (f"{lemma}s", f"{lemma}es", f"{lemma[:-1]}ies") for lemma in lemmas)
+
+
+def test_max_plurals_caps_the_plural_s_entries_of_every_grid_and_the_report_counts_them(tmp_path: Path) -> None:
+    result = mobius("pack", "crossword", "--count", "3", "--seed", "9", "--max-plurals", "1", "--no-clues",
+                    "--out", str(tmp_path / "p"))
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "p" / "manifest.json").read_text())
+    assert manifest["parameters"]["max_plurals"] == 1
+    counts = []
+    for path in sorted((tmp_path / "p" / "puzzles").glob("*.json")):
+        puzzle = json.loads(path.read_text())
+        counts.append(sum(plural_s(e["answer"]) for e in puzzle["entries"]))
+        assert puzzle["quality"]["plural_s"] == counts[-1]
+    assert len(counts) == 3 and max(counts) <= 1
+    assert manifest["quality"]["plural_s_max"] == max(counts)
+    assert f"at most {max(counts)} plural-S a grid" in result.stderr
+
+
+def test_the_plural_cap_by_default_grows_with_the_grid_and_leaves_given_grids_alone() -> None:
+    assert CrosswordPackSpec(count=1, width=11, height=5).plural_cap == 2
+    assert CrosswordPackSpec(count=1, width=5, height=5, surface="plane").plural_cap == 2
+    assert CrosswordPackSpec(count=1, width=15, height=15, surface="plane").plural_cap == 6
+    assert CrosswordPackSpec(count=1, width=21, height=21, surface="plane").plural_cap == 12
+    assert CrosswordPackSpec(count=1, width=11, height=5, max_plurals=-1).plural_cap is None
+    given = CrosswordPackSpec(count=1, width=3, height=3, surface="plane", patterns=(("...", "...", "..."),))
+    assert given.plural_cap is None and given.rules().cap is None
+    assert dataclasses.replace(given, max_plurals=0).rules().cap.most == 0

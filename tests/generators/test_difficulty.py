@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from mobius.dictionaries import load
-from mobius.generators.crossword.clues import ClueBank, load_bank
+from mobius.dictionaries.clue_text import clue_head
+from mobius.generators.crossword.clues import ClueBank, load_bank, naming_none
 from mobius.generators.crossword.difficulty import (BLANK, DEFINITION, DIRECT, HARD_CAP, INDIRECT, KINDLESS_PENALTY, LEVELS, NAME,
                                    OPPOSITE, SYNONYM, UNFAMILIAR_BELOW, choose_clue, clue_kind, figures,
                                    pack_difficulty)
@@ -133,8 +134,14 @@ def test_the_levels_differ_in_the_direction_named(packs: dict[str, Path]) -> Non
     for puzzle in puzzles_of(packs["easy"]):
         for entry in puzzle["entries"]:
             assert entry["score"] >= UNFAMILIAR_BELOW
-            direct = [c for c in bank.clues_of(entry["answer"]) if clue_kind(c) in DIRECT]
-            assert entry["clue"] == (direct[0] if direct else entry["clue"])
+            # The first direct clue that names no other answer of the grid (GAS "Step on it" beside
+            # STEP; PETER "Apostle who was a fisherman" beside WERE), unless another entry's clue
+            # reads as it.
+            others = [e for e in puzzle["entries"] if e is not entry]
+            direct = [c for c in naming_none(bank.clues_of(entry["answer"]), [e["answer"] for e in others])
+                      if clue_kind(c) in DIRECT]
+            taken = {clue_head(e["clue"]) for e in others}
+            assert entry["clue"] == next((c for c in direct if clue_head(c) not in taken), entry["clue"])
     for puzzle in puzzles_of(packs["hard"]):
         for entry in puzzle["entries"]:
             assert entry["score"] >= 30  # never below the default's floor

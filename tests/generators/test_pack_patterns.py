@@ -8,7 +8,6 @@ import dataclasses
 import json
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest

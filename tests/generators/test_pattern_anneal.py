@@ -24,7 +24,6 @@ from mobius.cpmodel.crossword.grid import Grid
 from mobius.cpmodel.surface import surface
 from mobius.generators.crossword import pattern_anneal
 from mobius.generators.crossword.american import american_rules
-from mobius.generators.crossword.fill_estimate import FillEstimate
 from mobius.generators.crossword.pattern_anneal import anneal_pattern, rule_violations
 from mobius.generators.crossword.pattern_layout import layout_of
 from mobius.generators.crossword.pattern_rules import PatternSpec

@@ -5,7 +5,6 @@ words; the ledger bars exactly what the policy says, and the whole-pack check
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
