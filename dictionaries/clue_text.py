@@ -498,6 +498,9 @@ SHARES_PART = "opens with a word the answer is made from"
 # so "Crosswalks"), and by the word an answer with a prefix is made of (REPAY: "Pay back"). The
 # rest after a prefix is a word of CLIPPING letters or more, or one of the two-letter verbs that
 # take these prefixes (REDO, UNDO, OUTDO, FORGO): a shorter rest is mostly chance (REIN: in).
+# ... and by a clue word that is the compound's last word, however short (TEACUP: "Cup", WATCHDOG:
+# "Guard dog"), unless a function word ends it by chance (SOMEONE: one).
+ENDS_THE_COMPOUND = "is the word the answer ends with"
 PREFIXES = ("RE", "UN", "PRE", "DIS", "MIS", "NON", "OUT", "OVER", "UNDER", "FOR", "DE")
 TWO_LETTER_ROOTS = frozenset({"DO", "GO"})
 WITHOUT_PREFIX = "is the answer without its prefix"
@@ -531,6 +534,7 @@ class Family:
         self.answer = answer
         self.is_word = is_word
         self.heads = compound_heads(answer, is_word) | stem_heads(answer, is_word)
+        self.tails = compound_tails(answer, is_word)
         self.rests = prefixed_rests(answer, is_word)
         members = {answer}
         for word in [answer.lower(), *related]:
@@ -569,6 +573,8 @@ class Family:
                 return f"'{word}' is a word of the answer's family"
             if keys & self.rests:
                 return f"'{word}' {WITHOUT_PREFIX}"
+            if keys & self.tails:
+                return f"'{word}' {ENDS_THE_COMPOUND}"
             if any(len(k) >= MIN_PART and (k in self.answer or any(m in k for m in self.parts)) for k in keys):
                 return f"'{word}' is a part of the answer"
             if {derivational_stem(k) for k in keys} & self.stems:
@@ -593,6 +599,14 @@ def compound_heads(answer: str, is_word: Callable[[str], bool]) -> frozenset[str
     (GOALTENDER: GOAL, HEARTACHES: HEART; see SHARES_PART)."""
     return frozenset(answer[:cut] for cut in range(MIN_PART, len(answer) - CLIPPING + 1)
                      if is_word(answer[:cut].lower()) and is_a_word(answer[cut:], is_word))
+
+
+def compound_tails(answer: str, is_word: Callable[[str], bool]) -> frozenset[str]:
+    """The last parts of the answer read as a compound of two words of CLIPPING letters or more,
+    the first perhaps inflected (TEACUP: CUP, DOOMSDAY: DAY; see ENDS_THE_COMPOUND)."""
+    return frozenset(answer[cut:] for cut in range(CLIPPING, len(answer) - CLIPPING + 1)
+                     if is_word(answer[cut:].lower()) and answer[cut:].lower() not in CHANCE_OPENERS
+                     and is_a_word(answer[:cut], is_word))
 
 
 def is_a_word(key: str, is_word: Callable[[str], bool]) -> bool:

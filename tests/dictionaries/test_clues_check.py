@@ -101,10 +101,12 @@ def test_the_faults_an_editor_marks_are_flagged_and_fair_clues_are_not(tmp_path:
         "COOKIE\tBiscuit": "British", "GASOLINE\tPetrol": "British", "FLAT\tApartment": "British",
         "CRAVE\tYearn": "needs 'for'", "EVERY\tAll": "different number", "REP\tSalesperson": "shortening",
         "VET\tAnimal doctor": "shortening", "UMP\tBaseball official": "shortening", "GRAD\tAlum": "shortening",
+        "TEACUP\tCup": "ends with", "WATCHDOG\tGuard dog": "ends with", "DOOMSDAY\tJudgment Day": "ends with",
     }
     fair = ["LIFTS\tElevators, to Brits", "PROF\tTeacher, for short", "PINE\tYearn", "ACHE\tYearn", "HURTS\tAches",
             "VET\tCheck out", "FLAT\tLondon apartment", "RUBBER\tEraser material", "DOC\t\"What's up, ___?\"",
-            "REIN\tHold in check", "UNDO\tReverse", "URGE\tItch", "LENGTHY\tLong", "EACH\tEvery", "SHEEP\tEwes"]
+            "REIN\tHold in check", "UNDO\tReverse", "URGE\tItch", "LENGTHY\tLong", "EACH\tEvery", "SHEEP\tEwes",
+            "TEACUP\tSaucer's partner", "FORAGE\tHunt for food", "SOMEONE\tAny one person"]
     path = tmp_path / "clues.tsv"
     path.write_text("\n".join([*faults, *fair]) + "\n", encoding="utf-8")
     done = clues_check(path)
