@@ -138,7 +138,7 @@ def test_inflected_forms_get_grammatical_clues() -> None:
     bank = load_bank()
     # Words the build clues from their lemma's WordNet senses, not by hand.
     hand = (Path(__file__).parents[2] / "dictionaries" / "data" / "clues-project.tsv").read_text(encoding="utf-8")
-    assert not {"LEOPARDS", "HASTENED", "OBVIATED"} & {line.split("\t")[0] for line in hand.splitlines()}
-    assert any(c.startswith("Large felines") for c in bank.clues_of("LEOPARDS"))
+    assert not {"LYNXES", "HASTENED", "OBVIATED"} & {line.split("\t")[0] for line in hand.splitlines()}
+    assert any(c.startswith("Short-tailed wildcats") for c in bank.clues_of("LYNXES"))
     assert any(c.startswith("Moved fast") for c in bank.clues_of("HASTENED"))
     assert "Did away with" in bank.clues_of("OBVIATED")
